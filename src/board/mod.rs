@@ -1,0 +1,22 @@
+//! The rules of Janggi: points, bitboards, attack tables, the position, legal moves, FEN and the rule sets.
+//! Nothing in here knows about search or protocols.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod piece;
+pub mod position;
+pub mod rules;
+pub mod setups;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use fen::{FenError, START_FEN};
+pub use moves::{Move, MoveList};
+pub use piece::{Color, Piece, PieceKind};
+pub use position::Position;
+pub use rules::Rules;
+pub use square::{Notation, Square};

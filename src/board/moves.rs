@@ -1,0 +1,208 @@
+//! Moves as 16-bit values, and a fixed-capacity move list.
+
+use super::square::{Notation, Square};
+use std::fmt;
+
+/// A move from one point to another; a pass is the general's point twice. `Move::NONE` (a1a1, never a general's
+/// point) stands for "no move".
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move(u16);
+
+impl Move {
+    pub const NONE: Move = Move(0);
+
+    #[inline(always)]
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move((from.index() as u16) | (to.index() as u16) << 7)
+    }
+
+    /// The pass of a general standing on `general`.
+    #[inline(always)]
+    pub const fn pass(general: Square) -> Move {
+        Move::new(general, general)
+    }
+
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square::from_index_unchecked((self.0 & 0x7F) as usize)
+    }
+
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square::from_index_unchecked((self.0 >> 7) as usize)
+    }
+
+    #[inline(always)]
+    pub const fn is_pass(self) -> bool {
+        self.0 != 0 && self.0 & 0x7F == self.0 >> 7
+    }
+
+    #[inline(always)]
+    pub const fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The raw 14-bit encoding (for hash tables).
+    #[inline(always)]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    #[inline(always)]
+    pub const fn from_bits(bits: u16) -> Move {
+        Move(bits & 0x3FFF)
+    }
+
+    /// Text in a dialect's notation, e.g. `h1g3`, `e2e2` (UCI), `h0g2` (UCCI), `2j3h` (USI).
+    pub fn display(self, notation: Notation) -> MoveDisplay {
+        MoveDisplay(self, notation)
+    }
+
+    /// Parses the text of a move (not checked for legality).
+    pub fn parse(text: &str, notation: Notation) -> Option<Move> {
+        // A square's name never starts with a digit in UCI, so "a10a9" and "a1a10" split unambiguously.
+        let (from, used) = Square::parse_prefix(text, notation)?;
+        let to = Square::parse(text.get(used..)?, notation)?;
+        Some(Move::new(from, to))
+    }
+}
+
+pub struct MoveDisplay(Move, Notation);
+
+impl fmt::Display for MoveDisplay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let MoveDisplay(m, notation) = *self;
+        if m.is_none() {
+            return f.write_str(if notation == Notation::Usi {
+                "resign"
+            } else {
+                "(none)"
+            });
+        }
+        write!(
+            f,
+            "{}{}",
+            m.from().display(notation),
+            m.to().display(notation)
+        )
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.display(Notation::Uci), f)
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.display(Notation::Uci), f)
+    }
+}
+
+/// Enough for any position: with at most the pieces of one army a side has fewer than 160 moves.
+pub const MAX_MOVES: usize = 256;
+
+/// A list of moves on the stack.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::NONE; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len {
+            if keep(self.moves[i]) {
+                self.moves[n] = self.moves[i];
+                n += 1;
+            }
+        }
+        self.len = n;
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_two_digit_ranks_both_ways() {
+        for text in ["a10a9", "a1a10", "h3h10", "i10i9", "e2e2", "a1a2"] {
+            let m = Move::parse(text, Notation::Uci).unwrap();
+            assert_eq!(m.to_string(), text);
+        }
+        let m = Move::parse("h3h10", Notation::Uci).unwrap();
+        assert_eq!(m.display(Notation::Ucci).to_string(), "h2h9");
+        assert_eq!(m.display(Notation::Usi).to_string(), "2h02a");
+        assert_eq!(Move::parse("2h02a", Notation::Usi), Some(m));
+        assert_eq!(Move::parse("h2h9", Notation::Ucci), Some(m));
+        assert!(Move::parse("a11a1", Notation::Uci).is_none());
+        assert!(Move::parse("a1a11", Notation::Uci).is_none());
+        assert!(Move::parse("0000", Notation::Uci).is_none());
+    }
+}
