@@ -2,3 +2,7 @@
 
 pub mod board;
 pub mod perft;
+pub mod eval;
+pub mod protocol;
+pub mod search;
+pub mod status;

@@ -11,6 +11,7 @@ pub mod position;
 pub mod rules;
 pub mod setups;
 pub mod square;
+pub mod status;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
@@ -20,3 +21,4 @@ pub use piece::{Color, Piece, PieceKind};
 pub use position::Position;
 pub use rules::Rules;
 pub use square::{Notation, Square};
+pub use status::{GameEnd, Outcome, Reason};

@@ -57,7 +57,7 @@ impl Position {
     /// Cannon targets along ranks and files: directions whose screen is a cannon are dropped, and so are cannons as
     /// targets.
     #[inline]
-    pub(super) fn cannon_line_targets(
+    pub fn cannon_targets(
         &self,
         from: Square,
         occ: Bitboard,
@@ -168,7 +168,7 @@ impl Position {
             emit(from, targets & allowed, PieceKind::Chariot);
         }
         for from in self.pieces(us, PieceKind::Cannon) {
-            let mut targets = self.cannon_line_targets(from, occ, cannons);
+            let mut targets = self.cannon_targets(from, occ, cannons);
             if rules.palace_diagonals {
                 targets |= attacks::cannon_diagonals(from, occ, cannons) & !cannons;
             }

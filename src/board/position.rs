@@ -263,6 +263,38 @@ impl Position {
         false
     }
 
+    /// Every piece of either side that attacks `sq` on a board with occupancy `occ`/`rotated` (pieces outside
+    /// `occ` are taken as removed), ignoring pins. A cannon never attacks a point holding a cannon, which the
+    /// caller says with `target_is_cannon`.
+    pub fn attackers_to(&self, sq: Square, occ: Bitboard, rotated: u128, target_is_cannon: bool) -> Bitboard {
+        let rules = &self.rules;
+        let kind = |k: PieceKind| self.by_kind[k.index()] & occ;
+        let chariots = kind(PieceKind::Chariot);
+        let cannons = kind(PieceKind::Cannon);
+        let mut found = attacks::chariot_lines(sq, occ, rotated) & chariots;
+        found |= attacks::horse_attackers(sq, occ) & kind(PieceKind::Horse);
+        found |= attacks::elephant_attackers(sq, occ, rules.elephant_second_block) & kind(PieceKind::Elephant);
+        let soldiers = kind(PieceKind::Soldier);
+        for c in Color::BOTH {
+            found |= attacks::soldier_attackers(c, sq, rules.palace_diagonals) & soldiers & self.by_color[c.index()];
+        }
+        found |= attacks::palace_steps(sq) & (kind(PieceKind::General) | kind(PieceKind::Guard));
+        if !target_is_cannon {
+            for c in attacks::cannon_lines_raw(sq, occ, rotated) & cannons {
+                if (attacks::between(sq, c) & occ & cannons).is_empty() {
+                    found = found.with(c);
+                }
+            }
+        }
+        if rules.palace_diagonals && attacks::DIAG_POINTS.has(sq) {
+            found |= attacks::chariot_diagonals(sq, occ) & chariots;
+            if !target_is_cannon {
+                found |= attacks::cannon_diagonals(sq, occ, cannons) & cannons;
+            }
+        }
+        found
+    }
+
     /// The pieces of the side not to move that attack the general of the side to move.
     pub fn checkers(&self) -> Bitboard {
         let us = self.side;
@@ -335,6 +367,28 @@ impl Position {
         self.side = them;
         self.state.in_check = self.attacked(self.generals[them.index()], us);
         self.state.facing = self.generals_facing();
+    }
+
+    /// Hands the move to the other side without a move (the search's null move). Unlike a pass it never ends the
+    /// game, and repetition scans stop at it.
+    pub fn make_null_move(&mut self) {
+        self.history.push(self.state);
+        let us = self.side;
+        let st = &mut self.state;
+        st.last_move = Move::NONE;
+        st.captured = Piece::NONE;
+        st.halfmove = st.halfmove.saturating_add(1);
+        st.key ^= zobrist::SIDE;
+        st.in_check = false;
+        self.side = !us;
+    }
+
+    /// Takes back a null move.
+    pub fn unmake_null_move(&mut self) {
+        if let Some(previous) = self.history.pop() {
+            self.state = previous;
+            self.side = !self.side;
+        }
     }
 
     /// Takes back the last move made.

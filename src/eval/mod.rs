@@ -1,0 +1,222 @@
+//! Static evaluation: a sum of weighted terms (material, piece-square tables, mobility, general safety, cannon
+//! screens, blocked horses and elephants, soldier structure), blended between middlegame and endgame by the
+//! material left. The weights live in `params`/`weights`; the same code can record each term's coefficient so
+//! that the tuner can fit the weights to game results.
+
+pub mod params;
+pub mod score;
+pub mod weights;
+
+use crate::board::attacks;
+use crate::board::{Bitboard, Color, PieceKind, Position, Square};
+use params::*;
+use score::S;
+
+/// Receives every weight used, with its coefficient (positive for Cho).
+pub trait Trace {
+    fn add(&mut self, index: usize, count: i32);
+}
+
+/// The trace of normal play: records nothing.
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: usize, _: i32) {}
+}
+
+/// The coefficients of one position, for the tuner.
+#[derive(Default, Clone, Debug)]
+pub struct Coefficients {
+    pub terms: Vec<(u16, i16)>,
+}
+
+impl Trace for Coefficients {
+    fn add(&mut self, index: usize, count: i32) {
+        if count != 0 {
+            if let Some(t) = self.terms.iter_mut().find(|t| t.0 as usize == index) {
+                t.1 += count as i16;
+            } else {
+                self.terms.push((index as u16, count as i16));
+            }
+        }
+    }
+}
+
+/// Evaluation in centipawns from the side to move's point of view.
+pub fn evaluate(pos: &Position, params: &Params) -> i32 {
+    evaluate_traced(pos, params, &mut NoTrace)
+}
+
+/// The folded piece-square index of a point for a side.
+#[inline(always)]
+pub fn pst_index(color: Color, sq: Square) -> usize {
+    let file = sq.file().0 as usize;
+    let folded = file.min(8 - file);
+    let rank = match color {
+        Color::Cho => sq.rank().0 as usize,
+        Color::Han => 9 - sq.rank().0 as usize,
+    };
+    rank * 5 + folded
+}
+
+/// The game phase: `MAX_PHASE` with full armies, 0 with no chariots, cannons, horses or elephants.
+pub fn phase(pos: &Position) -> i32 {
+    let mut phase = 0;
+    for kind in PieceKind::ALL {
+        phase += PHASE_WEIGHT[kind.index()] * pos.kind_bb(kind).count() as i32;
+    }
+    phase.min(MAX_PHASE)
+}
+
+pub fn evaluate_traced<T: Trace>(pos: &Position, params: &Params, trace: &mut T) -> i32 {
+    let w = &params.w;
+    let mut total = S::ZERO;
+    for color in Color::BOTH {
+        let side = side_terms(pos, color, w, trace);
+        if color == Color::Cho {
+            total += side;
+        } else {
+            total -= side;
+        }
+    }
+    let stm_sign = if pos.side_to_move() == Color::Cho { 1 } else { -1 };
+    total += w[TEMPO] * stm_sign;
+    trace.add(TEMPO, stm_sign);
+    let phase = phase(pos);
+    let value = total.blend(phase, MAX_PHASE);
+    value * stm_sign
+}
+
+/// The terms of one side, from that side's point of view.
+fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> S {
+    let sign = if us == Color::Cho { 1 } else { -1 };
+    let mut s = S::ZERO;
+    let mut add = |s: &mut S, index: usize, count: i32| {
+        if count != 0 {
+            *s += w[index] * count;
+            trace.add(index, count * sign);
+        }
+    };
+    let rules = pos.rules();
+    let occ = pos.occupied();
+    let rot = pos.rotated_occupancy();
+    let own = pos.color_bb(us);
+    let them = !us;
+    let cannons = pos.kind_bb(PieceKind::Cannon);
+    let enemy_palace = attacks::palace_of(them);
+    let mut palace_attacks = [0u8; 90];
+    let mut attacked_palace = Bitboard::EMPTY;
+    let mut note_palace = |targets: Bitboard, kind: PieceKind, s: &mut S, add: &mut dyn FnMut(&mut S, usize, i32)| {
+        let hit = targets & enemy_palace;
+        if hit.any() {
+            add(s, PALACE_ATTACKER + kind.index(), 1);
+            for sq in hit {
+                palace_attacks[sq.index()] = palace_attacks[sq.index()].saturating_add(1);
+            }
+            attacked_palace |= hit;
+        }
+    };
+
+    for kind in PieceKind::ALL {
+        let pieces = pos.pieces(us, kind);
+        add(&mut s, MATERIAL + kind.index(), pieces.count() as i32);
+        for sq in pieces {
+            add(&mut s, PST + kind.index() * PST_SIZE + pst_index(us, sq), 1);
+        }
+    }
+
+    for sq in pos.pieces(us, PieceKind::Chariot) {
+        let mut targets = attacks::chariot_lines(sq, occ, rot);
+        if rules.palace_diagonals {
+            targets |= attacks::chariot_diagonals(sq, occ);
+        }
+        let mobility = (targets & !own).count() as usize;
+        add(&mut s, MOBILITY_CHARIOT + mobility.min(MOB_CHARIOT - 1), 1);
+        note_palace(targets, PieceKind::Chariot, &mut s, &mut add);
+        if (Bitboard::file_mask(sq.file().0) & pos.pieces(us, PieceKind::Soldier)).is_empty() {
+            add(&mut s, CHARIOT_OPEN_FILE, 1);
+        }
+    }
+    for sq in pos.pieces(us, PieceKind::Cannon) {
+        let mut targets = pos.cannon_targets(sq, occ, cannons);
+        if rules.palace_diagonals {
+            targets |= attacks::cannon_diagonals(sq, occ, cannons) & !cannons;
+        }
+        let mobility = (targets & !own).count() as usize;
+        add(&mut s, MOBILITY_CANNON + mobility.min(MOB_CANNON - 1), 1);
+        note_palace(targets, PieceKind::Cannon, &mut s, &mut add);
+        let screens = attacks::chariot_lines(sq, occ, rot) & occ & !cannons;
+        if screens.is_empty() {
+            add(&mut s, CANNON_NO_SCREEN, 1);
+        }
+    }
+    for sq in pos.pieces(us, PieceKind::Horse) {
+        let targets = attacks::horse(sq, occ);
+        let mobility = (targets & !own).count() as usize;
+        add(&mut s, MOBILITY_HORSE + mobility.min(MOB_HORSE - 1), 1);
+        note_palace(targets, PieceKind::Horse, &mut s, &mut add);
+        let blocked = (attacks::horse(sq, Bitboard::EMPTY).count() - targets.count()) as i32;
+        add(&mut s, HORSE_BLOCKED_LEG, blocked / 2);
+    }
+    for sq in pos.pieces(us, PieceKind::Elephant) {
+        let targets = attacks::elephant(sq, occ, rules.elephant_second_block);
+        let mobility = (targets & !own).count() as usize;
+        add(&mut s, MOBILITY_ELEPHANT + mobility.min(MOB_ELEPHANT - 1), 1);
+        note_palace(targets, PieceKind::Elephant, &mut s, &mut add);
+        let blocked = (attacks::elephant(sq, Bitboard::EMPTY, false).count() - targets.count()) as i32;
+        add(&mut s, ELEPHANT_BLOCKED_PATH, blocked);
+    }
+    let soldiers = pos.pieces(us, PieceKind::Soldier);
+    for sq in soldiers {
+        let targets = attacks::soldier(us, sq, rules.palace_diagonals);
+        note_palace(targets, PieceKind::Soldier, &mut s, &mut add);
+        let beside = sq.offset(1, 0).is_some_and(|n| soldiers.has(n));
+        if beside {
+            add(&mut s, SOLDIER_CONNECTED, 1);
+        }
+    }
+
+    for sq in attacked_palace {
+        let n = palace_attacks[sq.index()].min(3) as usize;
+        add(&mut s, PALACE_PRESSURE + n - 1, 1);
+    }
+
+    // Our general: a file without own cover in front, and guards beside it.
+    let general = pos.general(us);
+    let ahead = Bitboard::file_mask(general.file().0)
+        & match us {
+            Color::Cho => Bitboard(!((2u128 << general.index()) - 1)),
+            Color::Han => Bitboard((1u128 << general.index()) - 1),
+        };
+    if (ahead & own).is_empty() {
+        add(&mut s, GENERAL_FILE_OPEN, 1);
+    }
+    let shield = (attacks::palace_steps(general) & pos.pieces(us, PieceKind::Guard)).count() as i32;
+    add(&mut s, GUARD_SHIELD, shield);
+    s
+}
+
+/// The terms of a position as text, for the `eval` command.
+pub fn describe(pos: &Position, params: &Params) -> String {
+    let mut coefficients = Coefficients::default();
+    let value = evaluate_traced(pos, params, &mut coefficients);
+    let phase = phase(pos);
+    let mut by_term: Vec<(&str, S)> = Vec::new();
+    for &(index, count) in &coefficients.terms {
+        let (name, _) = Params::term_of(index as usize);
+        let contribution = params.w[index as usize] * count as i32;
+        match by_term.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, s)) => *s += contribution,
+            None => by_term.push((name, contribution)),
+        }
+    }
+    by_term.sort_by_key(|(name, _)| TERMS.iter().position(|t| t.0 == *name));
+    let mut out = String::from("      Term            |  MG (Cho)  EG (Cho) | blended\n");
+    for (name, s) in by_term {
+        out.push_str(&format!("{name:>22} | {:>9} {:>9} | {:>7}\n", s.0, s.1, s.blend(phase, MAX_PHASE)));
+    }
+    out.push_str(&format!("Phase: {phase}/{MAX_PHASE}\n"));
+    out.push_str(&format!("Total evaluation: {value} (side to move)"));
+    out
+}

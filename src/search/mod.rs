@@ -1,0 +1,207 @@
+//! The search: iterative deepening over a principal-variation alpha-beta search with quiescence, sharing one
+//! transposition table between threads (Lazy SMP). It reports through a `Listener` and knows nothing of protocols.
+
+pub mod history;
+pub mod params;
+pub mod see;
+pub mod strength;
+pub mod time;
+pub mod tt;
+mod worker;
+
+use crate::board::{Move, Position};
+use crate::eval::params::Params;
+use params::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use strength::Strength;
+use time::{TimeBudget, TimeManager};
+use tt::TranspositionTable;
+
+/// What bounds one search. Every limit is optional; the first one reached stops the search.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Stop when a mate in this many moves is found.
+    pub mate: Option<u32>,
+    pub time: Option<TimeBudget>,
+    /// Search until told to stop (`go infinite`); a finished search waits for `stop`.
+    pub infinite: bool,
+    /// Pondering: time limits start at `ponderhit`; a finished search waits for `stop` or `ponderhit`.
+    pub ponder: bool,
+    /// Only these root moves (all when empty).
+    pub searchmoves: Vec<Move>,
+}
+
+/// How the search runs.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub threads: usize,
+    pub multipv: usize,
+    pub strength: Strength,
+    pub params: Arc<Params>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { threads: 1, multipv: 1, strength: Strength::full(), params: Arc::new(Params::default()) }
+    }
+}
+
+/// Whether a reported score is exact or a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One line of a finished (or failed) iteration.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1-based line number under MultiPV.
+    pub multipv: u32,
+    /// Centipawns, or beyond `MATE_BOUND` a mate (`MATE - plies`, negative when being mated).
+    pub score: i32,
+    pub bound: ScoreBound,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// Receives the search's output. Called from the search thread.
+pub trait Listener: Sync {
+    fn report(&self, report: &Report);
+    /// A free-text note (e.g. why no move exists).
+    fn note(&self, _text: &str) {}
+}
+
+/// A listener that ignores everything.
+pub struct Silent;
+
+impl Listener for Silent {
+    fn report(&self, _: &Report) {}
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+    /// The other lines under MultiPV (best first, including the first).
+    pub lines: Vec<(i32, Vec<Move>)>,
+}
+
+/// State shared by the threads of a search and kept between searches.
+pub struct Shared {
+    pub tt: TranspositionTable,
+    pub stop: AtomicBool,
+    /// Set while pondering; cleared by `ponderhit`.
+    pub pondering: AtomicBool,
+    /// Set by `ponderhit` so that the main thread restarts its clock.
+    pub ponderhit: AtomicBool,
+    nodes: AtomicU64,
+    /// Per-thread move-ordering memory, kept between searches of one game.
+    histories: Mutex<Vec<history::History>>,
+}
+
+impl Shared {
+    pub fn new(hash_mb: usize) -> Shared {
+        Shared {
+            tt: TranspositionTable::new(hash_mb),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            ponderhit: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            histories: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Forgets everything learned (new game, `Clear Hash`).
+    pub fn clear(&self) {
+        self.tt.clear();
+        if let Ok(mut h) = self.histories.lock() {
+            h.clear();
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// Converts an internal score to (is_mate, value): centipawns, or moves to mate (negative when being mated).
+pub fn score_to_protocol(score: i32) -> (bool, i32) {
+    if score.abs() >= MATE_BOUND {
+        let plies = MATE - score.abs();
+        let moves = (plies + 1) / 2;
+        (true, if score > 0 { moves } else { -moves })
+    } else {
+        (false, score)
+    }
+}
+
+/// Searches `pos` with `settings.threads` threads and returns the best move found.
+pub fn search(pos: &Position, limits: &Limits, settings: &Settings, shared: &Shared, listener: &dyn Listener) -> Outcome {
+    let start = Instant::now();
+    shared.nodes.store(0, Ordering::Relaxed);
+    shared.ponderhit.store(false, Ordering::Relaxed);
+    shared.pondering.store(limits.ponder, Ordering::Relaxed);
+    shared.tt.new_search();
+    let clock = TimeManager::new(start, limits.time);
+    let threads = settings.threads.max(1);
+
+    let mut histories = shared.histories.lock().map(|mut h| std::mem::take(&mut *h)).unwrap_or_default();
+    histories.resize_with(threads, history::History::new);
+    let mut results: Vec<(worker::ThreadResult, history::History)> = Vec::with_capacity(threads);
+
+    std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        let mut histories = histories.into_iter();
+        let main_history = histories.next().unwrap_or_default();
+        for id in 1..threads {
+            let h = histories.next().unwrap_or_default();
+            let clock = clock.clone();
+            handles.push(scope.spawn(move || {
+                let mut w = worker::Worker::new(id, pos, limits, settings, shared, clock, h);
+                let r = w.run(&Silent);
+                (r, w.into_history())
+            }));
+        }
+        let mut main = worker::Worker::new(0, pos, limits, settings, shared, clock, main_history);
+        let r = main.run(listener);
+        // The main thread decides when the search ends; helpers stop with it.
+        shared.stop.store(true, Ordering::Relaxed);
+        results.push((r, main.into_history()));
+        for h in handles {
+            if let Ok(r) = h.join() {
+                results.push(r);
+            }
+        }
+    });
+
+    let mut outcome = worker::pick_best(results.iter().map(|(r, _)| r).collect());
+    outcome.nodes = shared.nodes();
+    if !settings.strength.is_full() && outcome.lines.len() > 1 {
+        let scores: Vec<i32> = outcome.lines.iter().map(|l| l.0).collect();
+        let (score, pv) = outcome.lines[settings.strength.choose(&scores, pos.key())].clone();
+        outcome.best = pv.first().copied();
+        outcome.ponder = pv.get(1).copied();
+        outcome.score = score;
+        outcome.pv = pv;
+    }
+    if let Ok(mut h) = shared.histories.lock() {
+        *h = results.into_iter().map(|(_, h)| h).collect();
+    }
+    outcome
+}

@@ -1,0 +1,109 @@
+//! Time management: how long to think from the clocks the host reports, and when to stop.
+
+use super::params::*;
+use std::time::{Duration, Instant};
+
+/// The clock of the side to move, resolved from the protocol's clocks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClockState {
+    pub time: Duration,
+    pub inc: Duration,
+    pub movestogo: Option<u32>,
+    /// USI byoyomi: time per move once the main time is spent.
+    pub byoyomi: Duration,
+}
+
+/// Soft limit (do not start another iteration past it, stretched by instability) and hard limit (stop at once).
+#[derive(Clone, Copy, Debug)]
+pub struct TimeBudget {
+    pub soft: Duration,
+    pub hard: Duration,
+}
+
+impl TimeBudget {
+    pub fn fixed(movetime: Duration, overhead: Duration) -> TimeBudget {
+        let t = movetime.saturating_sub(overhead).max(Duration::from_millis(1));
+        TimeBudget { soft: t, hard: t }
+    }
+
+    pub fn from_clock(clock: &ClockState, overhead: Duration) -> TimeBudget {
+        let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, DEFAULT_MOVES_TO_GO) as u32;
+        let time = clock.time;
+        // What we may spend over the moves to go, keeping the overhead for every one of them.
+        let pool = (time + clock.inc * (mtg - 1)).saturating_sub(overhead * mtg);
+        let mut soft = pool / mtg;
+        let cap = time.mul_f64(MAX_TIME_SHARE).saturating_sub(overhead);
+        let mut hard = (soft.mul_f64(HARD_LIMIT_FACTOR)).min(cap);
+        if mtg == 1 {
+            hard = time.saturating_sub(overhead).mul_f64(0.9);
+            soft = hard.mul_f64(0.7);
+        }
+        // Byoyomi is time we may use on every move in full.
+        let byo = clock.byoyomi.saturating_sub(overhead);
+        soft += byo.mul_f64(0.9);
+        hard += byo;
+        let floor = Duration::from_millis(1);
+        let hard = hard.max(floor);
+        TimeBudget { soft: soft.min(hard).max(floor), hard }
+    }
+}
+
+/// The search's view of the clock.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    budget: Option<TimeBudget>,
+}
+
+impl TimeManager {
+    pub fn new(start: Instant, budget: Option<TimeBudget>) -> TimeManager {
+        TimeManager { start, budget }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// After `ponderhit` the clock runs from now.
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+    }
+
+    pub fn hard_limit_reached(&self) -> bool {
+        self.budget.is_some_and(|b| self.elapsed() >= b.hard)
+    }
+
+    /// Whether to begin another iteration, given how unstable the best move is and how far the score fell
+    /// (`stretch` >= 1).
+    pub fn soft_limit_reached(&self, stretch: f64) -> bool {
+        self.budget.is_some_and(|b| {
+            let soft = b.soft.mul_f64(stretch.clamp(0.5, MAX_SOFT_STRETCH)).min(b.hard);
+            self.elapsed() >= soft
+        })
+    }
+
+    pub fn is_timed(&self) -> bool {
+        self.budget.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_stay_inside_the_clock() {
+        let overhead = Duration::from_millis(30);
+        for (time, inc, mtg) in [(1000, 10, None), (60_000, 0, None), (100, 0, None), (5000, 100, Some(1)), (0, 0, None)] {
+            let clock = ClockState {
+                time: Duration::from_millis(time),
+                inc: Duration::from_millis(inc),
+                movestogo: mtg,
+                byoyomi: Duration::ZERO,
+            };
+            let b = TimeBudget::from_clock(&clock, overhead);
+            assert!(b.soft <= b.hard);
+            assert!(b.hard <= Duration::from_millis(time).max(Duration::from_millis(1)), "{time}: {b:?}");
+        }
+    }
+}

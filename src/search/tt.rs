@@ -1,0 +1,175 @@
+//! The transposition table shared by all search threads.
+//!
+//! Lock-free: an entry is two 64-bit words, the data and the key XOR the data. A reader accepts an entry only if
+//! the two words still agree with its key, so an entry torn by two threads writing at once reads as a miss.
+//! Four entries make a 64-byte bucket; replacement prefers stale and shallow entries.
+
+use crate::board::Move;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact = 0,
+    Lower = 1,
+    Upper = 2,
+}
+
+/// What a probe finds.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub mv: Move,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const BUCKET: usize = 4;
+/// Depths are stored offset so that quiescence depths (down to -DEPTH_OFFSET) fit in a byte.
+const DEPTH_OFFSET: i32 = 8;
+
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    buckets: usize,
+    age: AtomicU8,
+}
+
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    (mv.bits() as u64)
+        | (score as i16 as u16 as u64) << 16
+        | (eval as i16 as u16 as u64) << 32
+        | ((depth + DEPTH_OFFSET).clamp(0, 255) as u64) << 48
+        | (bound as u64) << 56
+        | ((age & 0x3F) as u64) << 58
+}
+
+fn unpack(data: u64) -> (Entry, u8) {
+    let entry = Entry {
+        mv: Move::from_bits(data as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xFF) as i32 - DEPTH_OFFSET,
+        bound: match (data >> 56) & 3 {
+            0 => Bound::Exact,
+            1 => Bound::Lower,
+            _ => Bound::Upper,
+        },
+    };
+    (entry, ((data >> 58) & 0x3F) as u8)
+}
+
+impl TranspositionTable {
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let bytes = megabytes.max(1) << 20;
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
+        let mut slots = Vec::new();
+        slots.resize_with(buckets * BUCKET, Slot::default);
+        TranspositionTable { slots, buckets, age: AtomicU8::new(0) }
+    }
+
+    /// Size in megabytes.
+    pub fn megabytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>() >> 20
+    }
+
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        let age = self.age.load(Ordering::Relaxed);
+        self.age.store(age.wrapping_add(1) & 0x3F, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let index = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        &self.slots[index * BUCKET..index * BUCKET + BUCKET]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for slot in self.bucket(key) {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                return Some(unpack(data).0);
+            }
+        }
+        None
+    }
+
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let age = self.age.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, slot) in bucket.iter().enumerate() {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                // Same position: keep the old move if the new search found none, and keep deeper exact results.
+                let (old, _) = unpack(data);
+                if data != 0 && bound != Bound::Exact && old.depth > depth + 2 && check ^ data == key {
+                    return;
+                }
+                let mv = if mv.is_none() && data != 0 { old.mv } else { mv };
+                let new = pack(mv, score, eval, depth, bound, age);
+                slot.data.store(new, Ordering::Relaxed);
+                slot.check.store(key ^ new, Ordering::Relaxed);
+                return;
+            }
+            let (old, old_age) = unpack(data);
+            let stale = (age.wrapping_sub(old_age) & 0x3F) as i32;
+            let worth = old.depth - 8 * stale;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let new = pack(mv, score, eval, depth, bound, age);
+        bucket[victim].data.store(new, Ordering::Relaxed);
+        bucket[victim].check.store(key ^ new, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let sample = self.slots.len().min(1000 * BUCKET);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|s| {
+                let data = s.data.load(Ordering::Relaxed);
+                data != 0 && unpack(data).1 == age
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Notation;
+
+    #[test]
+    fn stores_and_finds_entries() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::parse("h1g3", Notation::Uci).unwrap();
+        tt.store(0xDEAD_BEEF, m, -123, 45, 7, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF).unwrap();
+        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound), (m, -123, 45, 7, Bound::Lower));
+        assert!(tt.probe(0xBEEF_DEAD).is_none());
+        tt.clear();
+        assert!(tt.probe(0xDEAD_BEEF).is_none());
+    }
+}

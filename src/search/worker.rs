@@ -1,0 +1,862 @@
+//! One search thread: iterative deepening, aspiration windows, principal-variation search with pruning and
+//! reductions, and quiescence. Game ends are scored by the position's rule set.
+
+use super::history::History;
+use super::params::*;
+use super::see::see_ge;
+use super::time::TimeManager;
+use super::tt::Bound;
+use super::{Limits, Listener, Outcome, Report, ScoreBound, Settings, Shared};
+use crate::board::rules::{Adjudication, Bikjang};
+use crate::board::{Move, MoveList, PieceKind, Position};
+use crate::eval;
+use std::sync::atomic::Ordering;
+use std::sync::OnceLock;
+
+/// Mixed into the hash key after a pass: a second pass would end the game, so the position is not the same.
+const AFTER_PASS_KEY: u64 = 0x6A09_E667_F3BC_C908;
+
+struct RootMove {
+    mv: Move,
+    score: i32,
+    /// Score of the last completed search of this move (for ordering and reports).
+    previous: i32,
+    pv: Vec<Move>,
+}
+
+/// What one thread found.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ThreadResult {
+    pub id: usize,
+    pub depth: u32,
+    pub score: i32,
+    pub pv: Vec<Move>,
+    pub lines: Vec<(i32, Vec<Move>)>,
+}
+
+fn reductions() -> &'static [[i32; 64]; 64] {
+    static TABLE: OnceLock<Box<[[i32; 64]; 64]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([[0; 64]; 64]);
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            }
+        }
+        t
+    })
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+pub(super) struct Worker<'a> {
+    id: usize,
+    pos: Position,
+    limits: &'a Limits,
+    settings: &'a Settings,
+    shared: &'a Shared,
+    clock: TimeManager,
+    history: History,
+    nodes: u64,
+    unpublished: u64,
+    seldepth: usize,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    evals: [i32; MAX_PLY + 2],
+    played: [Move; MAX_PLY + 2],
+    root_moves: Vec<RootMove>,
+    stopped: bool,
+    result: ThreadResult,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        id: usize,
+        pos: &Position,
+        limits: &'a Limits,
+        settings: &'a Settings,
+        shared: &'a Shared,
+        clock: TimeManager,
+        history: History,
+    ) -> Worker<'a> {
+        Worker {
+            id,
+            pos: pos.clone(),
+            limits,
+            settings,
+            shared,
+            clock,
+            history,
+            nodes: 0,
+            unpublished: 0,
+            seldepth: 0,
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 2],
+            played: [Move::NONE; MAX_PLY + 2],
+            root_moves: Vec::new(),
+            stopped: false,
+            result: ThreadResult { id, ..ThreadResult::default() },
+        }
+    }
+
+    pub fn into_history(self) -> History {
+        self.history
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Runs iterative deepening until a limit is reached or the search is stopped.
+    pub fn run(&mut self, listener: &dyn Listener) -> ThreadResult {
+        self.history.new_search();
+        let legal = self.pos.legal_moves();
+        let wanted: Vec<Move> = legal.iter().copied().filter(|m| self.limits.searchmoves.contains(m)).collect();
+        let moves: Vec<Move> = if wanted.is_empty() { legal.iter().copied().collect() } else { wanted };
+        if moves.is_empty() {
+            self.result.score = self.terminal_without_moves(0);
+            if self.is_main() {
+                self.wait_for_release();
+            }
+            return self.result.clone();
+        }
+        self.root_moves = moves
+            .into_iter()
+            .map(|mv| RootMove { mv, score: -INFINITE, previous: -INFINITE, pv: vec![mv] })
+            .collect();
+        let strength = self.settings.strength;
+        let max_depth = [self.limits.depth, strength.max_depth()]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8);
+        let lines = self.settings.multipv.max(strength.candidates()).min(self.root_moves.len()).max(1);
+
+        let mut best_changes = 0.0f64;
+        let mut last_best = Move::NONE;
+        let mut last_score = 0;
+        for depth in 1..=max_depth as i32 {
+            // Helper threads skip some depths so that threads spread over different iterations.
+            if self.id > 0 && depth > 4 && (depth as usize + self.id) % 3 == 0 {
+                continue;
+            }
+            for rm in &mut self.root_moves {
+                rm.previous = rm.score;
+            }
+            for line in 0..lines {
+                self.seldepth = 0;
+                self.search_line(depth, line, listener);
+                if self.stopped {
+                    break;
+                }
+                // Order the lines searched so far; the rest keep their order.
+                self.root_moves[line..].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..=line].sort_by(|a, b| b.score.cmp(&a.score));
+            }
+            if self.stopped && depth > 1 {
+                // An interrupted iteration counts only where it proved a new move better than the last best.
+                let first = &self.root_moves[0];
+                if first.mv != last_best && first.score > self.result.score && first.score > -INFINITE {
+                    self.result.score = first.score;
+                    self.result.pv = first.pv.clone();
+                    if let Some(line) = self.result.lines.first_mut() {
+                        *line = (first.score, first.pv.clone());
+                    }
+                }
+                break;
+            }
+            self.record(depth as u32, lines);
+            if self.is_main() {
+                self.report_lines(depth as u32, lines, listener);
+            }
+            let best = self.root_moves[0].mv;
+            let score = self.root_moves[0].score;
+            best_changes *= 0.5;
+            if best != last_best && !last_best.is_none() {
+                best_changes += 1.0;
+            }
+            if self.is_main() && self.iteration_says_stop(depth, score, last_score, best_changes) {
+                break;
+            }
+            last_best = best;
+            last_score = score;
+            if self.stopped {
+                break;
+            }
+        }
+        if self.is_main() {
+            self.wait_for_release();
+        }
+        self.publish_nodes();
+        self.result.clone()
+    }
+
+    /// Stores the result of a completed iteration.
+    fn record(&mut self, depth: u32, lines: usize) {
+        let r = &mut self.result;
+        r.depth = depth;
+        r.score = self.root_moves[0].score;
+        r.pv = self.root_moves[0].pv.clone();
+        r.lines = self.root_moves[..lines].iter().map(|rm| (rm.score, rm.pv.clone())).collect();
+    }
+
+    /// Whether the main thread should stop after a completed iteration.
+    fn iteration_says_stop(&mut self, depth: i32, score: i32, last_score: i32, best_changes: f64) -> bool {
+        if let Some(mate) = self.limits.mate {
+            if score >= MATE - 2 * mate as i32 {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                return true;
+            }
+        }
+        if self.shared.pondering.load(Ordering::Relaxed) || self.limits.infinite {
+            return false;
+        }
+        // A single legal move needs no thought once it is known to be legal.
+        if self.root_moves.len() == 1 && self.clock.is_timed() && depth >= 4 {
+            return true;
+        }
+        let falling = ((last_score - score) as f64 / 100.0).clamp(0.0, 1.0);
+        let stretch = (1.0 + best_changes * 0.5) * (1.0 + falling * 0.5);
+        if depth > 1 && self.clock.soft_limit_reached(stretch) {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+
+    /// In `infinite` and ponder mode the best move may only be sent after `stop` (or `ponderhit`).
+    fn wait_for_release(&self) {
+        while !self.shared.stop.load(Ordering::Relaxed)
+            && (self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed))
+        {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    fn report_lines(&self, depth: u32, lines: usize, listener: &dyn Listener) {
+        for i in 0..lines {
+            self.report_line(depth, i, ScoreBound::Exact, listener);
+        }
+    }
+
+    fn report_line(&self, depth: u32, line: usize, bound: ScoreBound, listener: &dyn Listener) {
+        let rm = &self.root_moves[line];
+        let time = self.clock.elapsed();
+        let nodes = self.shared.nodes() + self.unpublished;
+        let score = if rm.score == -INFINITE { rm.previous } else { rm.score };
+        listener.report(&Report {
+            depth,
+            seldepth: self.seldepth.max(1) as u32,
+            multipv: line as u32 + 1,
+            score,
+            bound,
+            nodes,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
+            time,
+            hashfull: self.shared.tt.hashfull(),
+            pv: rm.pv.clone(),
+        });
+    }
+
+    /// Searches line `line` (MultiPV index) to `depth` with aspiration windows.
+    fn search_line(&mut self, depth: i32, line: usize, listener: &dyn Listener) {
+        let previous = self.root_moves[line].previous;
+        let (mut alpha, mut beta, mut delta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+            (previous - ASPIRATION_WINDOW, previous + ASPIRATION_WINDOW, ASPIRATION_WINDOW)
+        } else {
+            (-INFINITE, INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.root_search(depth, alpha, beta, line);
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                if self.is_main() && self.clock.elapsed().as_secs() >= 3 {
+                    self.report_line(depth as u32, line, ScoreBound::Upper, listener);
+                }
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+                if self.is_main() && self.clock.elapsed().as_secs() >= 3 {
+                    self.report_line(depth as u32, line, ScoreBound::Lower, listener);
+                }
+            } else {
+                return;
+            }
+            delta += delta / 2;
+        }
+    }
+
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, line: usize) -> i32 {
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        let key = self.tt_key();
+        for i in line..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.make(m, 0);
+            let mut score;
+            if i == line {
+                score = -self.negamax(depth - 1, -beta, -alpha, 1, false, true);
+            } else {
+                score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, true, false);
+                if score > alpha && score < beta {
+                    score = -self.negamax(depth - 1, -beta, -alpha, 1, false, true);
+                }
+            }
+            self.unmake();
+            if self.stopped {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == line || score > alpha {
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+            } else {
+                // Only a bound is known; keep it below the lines that were searched exactly.
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                // Bring the new best to the front of the unsearched part so reports and restarts see it first.
+                self.root_moves[line..=i].rotate_right(1);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        let best_move = self.root_moves[line].mv;
+        if line == 0 {
+            let bound = if best >= beta { Bound::Lower } else { Bound::Exact };
+            self.shared.tt.store(key, best_move, to_tt(best, 0), self.evals[0], depth, bound);
+        }
+        best
+    }
+
+    fn tt_key(&self) -> u64 {
+        let key = self.pos.key();
+        if self.pos.last_move().is_some_and(|m| m.is_pass()) { key ^ AFTER_PASS_KEY } else { key }
+    }
+
+    #[inline]
+    fn make(&mut self, m: Move, ply: usize) {
+        self.played[ply] = m;
+        self.pos.make_move(m);
+        self.nodes += 1;
+        self.unpublished += 1;
+    }
+
+    #[inline]
+    fn unmake(&mut self) {
+        self.pos.unmake_move();
+    }
+
+    fn publish_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.unpublished, Ordering::Relaxed);
+        self.unpublished = 0;
+    }
+
+    /// Looks at the clock and the stop flag every `CLOCK_CHECK_NODES` nodes.
+    fn check_stop(&mut self) {
+        if self.unpublished < CLOCK_CHECK_NODES {
+            if self.settings.threads == 1 && self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+                self.stopped = true;
+            }
+            return;
+        }
+        self.publish_nodes();
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if !self.is_main() {
+            return;
+        }
+        if self.shared.ponderhit.swap(false, Ordering::Relaxed) {
+            self.clock.restart();
+        }
+        let pondering = self.shared.pondering.load(Ordering::Relaxed);
+        let out_of_nodes = self.limits.nodes.is_some_and(|n| self.shared.nodes() >= n);
+        if out_of_nodes || (!pondering && self.clock.hard_limit_reached()) {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    // ---- game ends --------------------------------------------------------------------------------------------
+
+    /// Score of a decided game for the side to move: a win or loss counts like a mate at this ply.
+    fn decided(&self, winner_is_side_to_move: bool, ply: usize) -> i32 {
+        if winner_is_side_to_move { MATE - ply as i32 } else { -(MATE - ply as i32) }
+    }
+
+    fn adjudicated(&self, ply: usize) -> i32 {
+        match self.pos.rules().adjudication {
+            Adjudication::Count => self.decided(self.pos.count_winner() == self.pos.side_to_move(), ply),
+            Adjudication::Draw => 0,
+        }
+    }
+
+    /// The score when the side to move has no legal move.
+    fn terminal_without_moves(&self, ply: usize) -> i32 {
+        let end = self.pos.no_move_end();
+        match end.outcome {
+            crate::board::Outcome::Win(c) => self.decided(c == self.pos.side_to_move(), ply),
+            crate::board::Outcome::Draw => 0,
+        }
+    }
+
+    /// Game ends that do not depend on the moves available: the last move ended the game, the move-count rule,
+    /// the shuttle rule, repetition.
+    fn terminal(&mut self, ply: usize) -> Option<i32> {
+        let pos = &self.pos;
+        if pos.ended_by_last_move() {
+            return Some(self.adjudicated(ply));
+        }
+        let rules = pos.rules();
+        if let Some(limit) = rules.move_limit {
+            if pos.halfmove_clock() >= limit {
+                // Checkmate comes first.
+                if pos.in_check_by_rules() && pos.legal_moves().is_empty() {
+                    return Some(self.terminal_without_moves(ply));
+                }
+                return Some(self.adjudicated(ply));
+            }
+        }
+        if pos.halfmove_clock() < 4 {
+            return None;
+        }
+        if rules.shuttle && pos.shuttled() {
+            return Some(self.decided(true, ply));
+        }
+        self.repetition(ply)
+    }
+
+    /// Repetition: a position seen before inside the search (or as often as the rule set needs in the game) ends
+    /// the game as the rule set says, perpetual check losing for the side that gave every check.
+    fn repetition(&self, ply: usize) -> Option<i32> {
+        let pos = &self.pos;
+        let key = pos.key();
+        let reach = (pos.halfmove_clock() as usize).min(pos.history().len());
+        let needed = pos.rules().repetition.unwrap_or(2) as usize;
+        let mut count = 1;
+        for back in 1..=reach {
+            let st = pos.state_back(back)?;
+            // The null move of the search is no game move; positions across it do not repeat.
+            if pos.state_back(back - 1)?.last_move.is_none() {
+                return None;
+            }
+            if back % 2 == 0 && st.key == key {
+                count += 1;
+                if back <= ply || count >= needed {
+                    return Some(self.repetition_score(back, ply));
+                }
+            }
+        }
+        None
+    }
+
+    fn repetition_score(&self, span: usize, ply: usize) -> i32 {
+        let pos = &self.pos;
+        let rules = pos.rules();
+        if rules.repetition.is_none() {
+            // No repetition rule: a cycle changes nothing, score it as even.
+            return 0;
+        }
+        if rules.perpetual_check_loses {
+            let us = pos.side_to_move();
+            let mut all_checks = [true, true];
+            for back in 0..span {
+                let st = pos.state_back(back).expect("inside the record");
+                let mover = if back % 2 == 0 { !us } else { us };
+                if !st.in_check {
+                    all_checks[mover.index()] = false;
+                }
+            }
+            match (all_checks[us.index()], all_checks[(!us).index()]) {
+                (true, false) => return self.decided(false, ply),
+                (false, true) => return self.decided(true, ply),
+                _ => {}
+            }
+        }
+        self.adjudicated(ply)
+    }
+
+    // ---- the search ----------------------------------------------------------------------------------------
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(&self.pos, &self.settings.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    fn negamax(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, cut: bool, pv_node: bool) -> i32 {
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        self.check_stop();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(score) = self.terminal(ply) {
+            return score;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate();
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let in_check = self.pos.in_check_by_rules();
+        let must_break = self.pos.generals_face() && self.pos.rules().bikjang != Bikjang::Ignored;
+        let key = self.tt_key();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.map_or(Move::NONE, |e| e.mv);
+        if let Some(e) = tt {
+            let score = from_tt(e.score, ply);
+            if !pv_node && e.depth >= depth {
+                let fits = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if fits {
+                    return score;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INFINITE
+        } else if let Some(e) = tt {
+            e.eval
+        } else {
+            self.evaluate()
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+
+        if !pv_node && !in_check && !must_break {
+            // Reverse futility pruning.
+            let margin = if improving { RFP_IMPROVING_MARGIN } else { RFP_MARGIN };
+            if depth <= RFP_MAX_DEPTH && static_eval - margin * depth >= beta && static_eval < MATE_BOUND {
+                return static_eval;
+            }
+            // Razoring.
+            if depth <= RAZOR_MAX_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
+                let score = self.quiescence(alpha, beta, ply);
+                if score < alpha {
+                    return score;
+                }
+            }
+            // Null move: hand the move over. With passing legal (the host rule sets) there is no zugzwang; without
+            // it, deep null-move cutoffs are verified.
+            if depth >= NMP_MIN_DEPTH
+                && static_eval >= beta
+                && !self.played[ply.saturating_sub(1)].is_none()
+                && self.has_pieces_beyond_soldiers()
+            {
+                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                self.played[ply] = Move::NONE;
+                self.pos.make_null_move();
+                let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut, false);
+                self.pos.unmake_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    let score = if score >= MATE_BOUND { beta } else { score };
+                    if self.pos.rules().pass || depth < NMP_VERIFY_DEPTH {
+                        return score;
+                    }
+                    let verified = self.negamax(depth - 1 - r, beta - 1, beta, ply, false, false);
+                    if verified >= beta {
+                        return score;
+                    }
+                }
+            }
+        }
+
+        // Without a hash move, a deep node is searched a little shallower first.
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && (pv_node || cut) {
+            depth -= 1;
+        }
+
+        let mut moves = self.pos.legal_moves();
+        if moves.is_empty() {
+            return self.terminal_without_moves(ply);
+        }
+        let side = self.pos.side_to_move();
+        let previous = if ply > 0 { self.played[ply - 1] } else { Move::NONE };
+        let mut scores = self.order(&moves, tt_move, ply, previous);
+
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut quiets_tried: Vec<Move> = Vec::with_capacity(32);
+        let reductions = reductions();
+        let n = moves.len();
+        for i in 0..n {
+            let m = pick(&mut moves, &mut scores, i);
+            let capture = self.pos.piece_at(m.to()).is_some() && !m.is_pass();
+            let quiet = !capture;
+            let killer = self.history.killers[ply].contains(&m);
+
+            if ply > 0 && best > -MATE_BOUND && !in_check && !must_break {
+                if quiet && !pv_node {
+                    // Late move pruning.
+                    if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= LMP_BASE + depth * depth / if improving { 1 } else { 2 } {
+                        continue;
+                    }
+                    // Futility pruning.
+                    if depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha && !killer {
+                        continue;
+                    }
+                }
+                // Exchange pruning of losing moves at low depth.
+                let margin = if quiet { SEE_QUIET_MARGIN * depth } else { SEE_CAPTURE_MARGIN * depth * depth };
+                if depth <= 6 && !m.is_pass() && i > 0 && !see_ge(&self.pos, m, margin) {
+                    continue;
+                }
+            }
+
+            self.make(m, ply);
+            let gives_check = self.pos.in_check_by_rules();
+            let extension = i32::from(gives_check && ply < 2 * (depth as usize + MAX_EXTENSION_PLIES as usize));
+            let new_depth = depth - 1 + extension;
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut, pv_node);
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && i >= 1 + pv_node as usize && quiet && !in_check {
+                    r = reductions[depth.min(63) as usize][i.min(63)];
+                    r += i32::from(!pv_node) + i32::from(!improving) + i32::from(cut);
+                    r -= i32::from(killer) + i32::from(gives_check);
+                    r -= self.history.score(side, m) / LMR_HISTORY_DIVISOR;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true, false);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, !cut, false);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, false, true);
+                }
+            }
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.pv[ply][0] = m;
+                        let child = self.pv_len[ply + 1];
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply][1..=child].copy_from_slice(&tail[0][..child]);
+                        self.pv_len[ply] = child + 1;
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.history.reward(side, m, &quiets_tried, depth, ply, previous);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INFINITE {
+            // Every move was pruned: fall back on the static evaluation.
+            return alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+        best
+    }
+
+    fn has_pieces_beyond_soldiers(&self) -> bool {
+        let us = self.pos.color_bb(self.pos.side_to_move());
+        let big = self.pos.kind_bb(PieceKind::Chariot) | self.pos.kind_bb(PieceKind::Cannon) | self.pos.kind_bb(PieceKind::Horse);
+        (us & big).any()
+    }
+
+    /// Move-ordering scores: hash move, captures by victim and attacker, killers, counter move, history.
+    fn order(&self, moves: &MoveList, tt_move: Move, ply: usize, previous: Move) -> [i32; crate::board::moves::MAX_MOVES] {
+        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
+        let side = self.pos.side_to_move();
+        let counter = self.history.counter(side, previous);
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if m == tt_move {
+                1 << 30
+            } else if let Some(victim) = self.pos.piece_at(m.to()).filter(|_| !m.is_pass()) {
+                let attacker = self.pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                let base = if see_ge(&self.pos, m, 0) { 1 << 28 } else { -(1 << 20) };
+                base + SEE_VALUE[victim.kind().index()] * 8 - attacker / 16
+            } else if self.history.killers[ply][0] == m {
+                (1 << 27) + 2
+            } else if self.history.killers[ply][1] == m {
+                (1 << 27) + 1
+            } else if m == counter {
+                1 << 26
+            } else {
+                self.history.score(side, m)
+            };
+        }
+        scores
+    }
+
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.check_stop();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.pos.ended_by_last_move() {
+            return self.adjudicated(ply);
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate();
+        }
+        let in_check = self.pos.in_check_by_rules() || (self.pos.generals_face() && self.pos.rules().bikjang != Bikjang::Ignored);
+        let key = self.tt_key();
+        let tt = self.shared.tt.probe(key);
+        if let Some(e) = tt {
+            let score = from_tt(e.score, ply);
+            let fits = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if fits {
+                return score;
+            }
+        }
+        let stand_pat = if in_check { -INFINITE } else { tt.map_or_else(|| self.evaluate(), |e| e.eval) };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut moves = if in_check { self.pos.legal_moves() } else { self.pos.legal_captures() };
+        if moves.is_empty() {
+            return if in_check && self.pos.legal_moves().is_empty() { self.terminal_without_moves(ply) } else { stand_pat.max(alpha) };
+        }
+        let tt_move = tt.map_or(Move::NONE, |e| e.mv);
+        let mut scores = self.order(&moves, tt_move, ply.min(MAX_PLY), Move::NONE);
+        let mut best = stand_pat;
+        let mut best_move = Move::NONE;
+        for i in 0..moves.len() {
+            let m = pick(&mut moves, &mut scores, i);
+            if !in_check {
+                let victim = self.pos.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                if stand_pat + victim + QS_DELTA_MARGIN < alpha {
+                    continue;
+                }
+                if !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+            }
+            self.make(m, ply);
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
+        self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand_pat }, 0, bound);
+        best
+    }
+}
+
+/// Selection sort step: brings the best-scored remaining move to position `i`.
+#[inline]
+fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+    let list = moves.as_mut_slice();
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    scores.swap(i, best);
+    list[i]
+}
+
+/// Chooses the move to play from the threads' results: the deepest completed iteration, the main thread first
+/// among equals; a weakened search then picks among its candidate lines.
+pub(super) fn pick_best(results: Vec<&ThreadResult>) -> Outcome {
+    let Some(best) = results
+        .iter()
+        .copied()
+        .filter(|r| !r.pv.is_empty())
+        .max_by(|a, b| a.depth.cmp(&b.depth).then(a.score.cmp(&b.score)).then(b.id.cmp(&a.id)))
+        .or_else(|| results.first().copied())
+    else {
+        return Outcome::default();
+    };
+    let pv = best.pv.clone();
+    Outcome {
+        best: pv.first().copied(),
+        ponder: pv.get(1).copied(),
+        score: best.score,
+        depth: best.depth,
+        nodes: 0,
+        pv,
+        lines: best.lines.clone(),
+    }
+}
