@@ -1,8 +1,8 @@
 //! janggi: a Janggi (Korean chess) engine that speaks the protocols of Fairy-Stockfish hosts.
 
 pub mod board;
-pub mod perft;
 pub mod eval;
+pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod status;

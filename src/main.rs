@@ -48,7 +48,9 @@ fn parse_dialect(s: &str) -> Result<Dialect, String> {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).target(env_logger::Target::Stderr).init();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
@@ -80,7 +82,9 @@ fn perft(variant: &str, fen: &str, moves: &[String], depth: u32, divide: bool, t
     let rules = Rules::by_name(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
     let mut pos = Position::from_fen(fen, rules).map_err(|e| e.to_string())?;
     for text in moves {
-        let m = Move::parse(text, Notation::Uci).filter(|m| pos.is_legal(*m)).ok_or_else(|| format!("illegal move '{text}'"))?;
+        let m = Move::parse(text, Notation::Uci)
+            .filter(|m| pos.is_legal(*m))
+            .ok_or_else(|| format!("illegal move '{text}'"))?;
         pos.make_move(m);
     }
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().map_err(|e| e.to_string())?;

@@ -62,12 +62,7 @@ fn check(filter: impl Fn(&Row) -> bool) {
             })
         })
         .collect();
-    assert!(
-        failures.is_empty(),
-        "{} perft mismatches:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} perft mismatches:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]

@@ -15,11 +15,7 @@ const N: usize = SQUARE_COUNT;
 pub const PALACE_CENTERS: [usize; 2] = [13, 76];
 
 const fn sq_of(file: i32, rank: i32) -> i32 {
-    if file < 0 || file >= FILES as i32 || rank < 0 || rank >= RANKS as i32 {
-        -1
-    } else {
-        rank * FILES as i32 + file
-    }
+    if file < 0 || file >= FILES as i32 || rank < 0 || rank >= RANKS as i32 { -1 } else { rank * FILES as i32 + file }
 }
 
 const fn bit(sq: i32) -> u128 {
@@ -168,13 +164,7 @@ pub const fn rotated_index(sq: Square) -> u32 {
 }
 
 #[inline(always)]
-fn line_lookup(
-    sq: Square,
-    occ: Bitboard,
-    rot: u128,
-    rank_t: &[[u16; 512]; 9],
-    file_t: &[[u16; 1024]; 10],
-) -> Bitboard {
+fn line_lookup(sq: Square, occ: Bitboard, rot: u128, rank_t: &[[u16; 512]; 9], file_t: &[[u16; 1024]; 10]) -> Bitboard {
     let f = sq.file().0 as u32;
     let r = sq.rank().0 as u32;
     let rank_occ = (occ.0 >> (r * 9)) as usize & 0x1FF;
@@ -235,11 +225,7 @@ pub fn ray_through(from: Square, towards: Square) -> Bitboard {
 /// Points strictly between two points on one rank or one file (empty otherwise).
 #[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    let (lo, hi) = if a.index() < b.index() {
-        (a, b)
-    } else {
-        (b, a)
-    };
+    let (lo, hi) = if a.index() < b.index() { (a, b) } else { (b, a) };
     if lo.index() == hi.index() {
         return Bitboard::EMPTY;
     }
@@ -265,10 +251,7 @@ const fn diag_neighbours(s: i32) -> (u128, i32, i32) {
     let base = if r >= 7 { 7 } else { 0 };
     let centre = sq_of(4, base + 1);
     if s == centre {
-        let corners = bit(sq_of(3, base))
-            | bit(sq_of(5, base))
-            | bit(sq_of(3, base + 2))
-            | bit(sq_of(5, base + 2));
+        let corners = bit(sq_of(3, base)) | bit(sq_of(5, base)) | bit(sq_of(3, base + 2)) | bit(sq_of(5, base + 2));
         (corners, centre, -1)
     } else {
         let opposite = sq_of(8 - f, 2 * (base + 1) - r);
@@ -312,10 +295,7 @@ pub fn diag_corner_line(sq: Square) -> Option<(Square, Square)> {
     if centre == u8::MAX {
         None
     } else {
-        Some((
-            Square::from_index_unchecked(centre as usize),
-            Square::from_index_unchecked(opposite as usize),
-        ))
+        Some((Square::from_index_unchecked(centre as usize), Square::from_index_unchecked(opposite as usize)))
     }
 }
 
@@ -333,9 +313,7 @@ pub fn chariot_diagonals(sq: Square, occ: Bitboard) -> Bitboard {
 #[inline(always)]
 pub fn cannon_diagonals(sq: Square, occ: Bitboard, cannons: Bitboard) -> Bitboard {
     match diag_corner_line(sq) {
-        Some((centre, opposite)) if occ.has(centre) && !cannons.has(centre) => {
-            Bitboard::from_square(opposite)
-        }
+        Some((centre, opposite)) if occ.has(centre) && !cannons.has(centre) => Bitboard::from_square(opposite),
         _ => Bitboard::EMPTY,
     }
 }
@@ -393,13 +371,9 @@ static HORSE: [[u128; 16]; N] = {
                 let (of, or) = ORTH[d];
                 if idx >> d & 1 == 0 && sq_of(f + of, r + or) >= 0 {
                     // Step out orthogonally, then diagonally outward: two targets per direction.
-                    let (a, b) = if of == 0 {
-                        ((-1, or), (1, or))
-                    } else {
-                        ((of, -1), (of, 1))
-                    };
-                    t[s as usize][idx] |= bit(sq_of(f + of + a.0, r + or + a.1))
-                        | bit(sq_of(f + of + b.0, r + or + b.1));
+                    let (a, b) = if of == 0 { ((-1, or), (1, or)) } else { ((of, -1), (of, 1)) };
+                    t[s as usize][idx] |=
+                        bit(sq_of(f + of + a.0, r + or + a.1)) | bit(sq_of(f + of + b.0, r + or + b.1));
                 }
                 d += 1;
             }
@@ -423,8 +397,7 @@ static HORSE_FROM: [[u128; 16]; N] = {
             while d < 4 {
                 let (df, dr) = DIAG[d];
                 if idx >> d & 1 == 0 && sq_of(f + df, r + dr) >= 0 {
-                    t[s as usize][idx] |=
-                        bit(sq_of(f + 2 * df, r + dr)) | bit(sq_of(f + df, r + 2 * dr));
+                    t[s as usize][idx] |= bit(sq_of(f + 2 * df, r + dr)) | bit(sq_of(f + df, r + 2 * dr));
                 }
                 d += 1;
             }
@@ -464,11 +437,7 @@ pub struct ElephantPath {
 
 /// The elephant paths from every point (up to eight), with their count.
 static ELEPHANT_PATHS: [([ElephantPath; 8], u8); N] = {
-    let empty = ElephantPath {
-        first: 0,
-        second: 0,
-        target: 0,
-    };
+    let empty = ElephantPath { first: 0, second: 0, target: 0 };
     let mut t = [([empty; 8], 0u8); N];
     let mut s = 0;
     while s < N as i32 {
@@ -484,11 +453,8 @@ static ELEPHANT_PATHS: [([ElephantPath; 8], u8); N] = {
                 let target = sq_of(f + of + 2 * df, r + or + 2 * dr);
                 if first >= 0 && second >= 0 && target >= 0 {
                     let n = t[s as usize].1 as usize;
-                    t[s as usize].0[n] = ElephantPath {
-                        first: first as u8,
-                        second: second as u8,
-                        target: target as u8,
-                    };
+                    t[s as usize].0[n] =
+                        ElephantPath { first: first as u8, second: second as u8, target: target as u8 };
                     t[s as usize].1 += 1;
                 }
                 side += 2;
@@ -533,8 +499,8 @@ pub fn elephant_attackers(sq: Square, occ: Bitboard, second_blocks: bool) -> Bit
 
 // ---- soldier ----------------------------------------------------------------------------------------------------
 
-/// Soldier moves per [palace diagonals allowed][colour][point]: forward, sideways, and forward along the
-/// diagonal lines of the enemy palace.
+/// Soldier moves per [palace diagonals allowed][colour][point]: forward, sideways, and forward along a
+/// palace's diagonal lines.
 static SOLDIER: [[[u128; N]; 2]; 2] = {
     let mut t = [[[0u128; N]; 2]; 2];
     let mut diag = 0;
@@ -546,14 +512,12 @@ static SOLDIER: [[[u128; N]; 2]; 2] = {
             while s < N as i32 {
                 let (f, r) = (s % 9, s / 9);
                 let mut m = bit(sq_of(f, r + fwd)) | bit(sq_of(f - 1, r)) | bit(sq_of(f + 1, r));
-                let enemy_palace = if c == 0 { r >= 7 } else { r <= 2 };
-                if diag == 1 && enemy_palace && is_diag_point(f, r) {
+                // Forward along a palace diagonal. In play this happens in the enemy palace, but a soldier set up
+                // in its own palace may do it too (as the reference implementation has it).
+                if diag == 1 && is_diag_point(f, r) {
                     let mut df = -1;
                     while df <= 1 {
-                        if is_diag_point(f + df, r + fwd)
-                            && in_palace(f + df, r + fwd)
-                            && (r + fwd >= 7) == (r >= 7)
-                        {
+                        if is_diag_point(f + df, r + fwd) && in_palace(f + df, r + fwd) && (r + fwd >= 7) == (r >= 7) {
                             m |= bit(sq_of(f + df, r + fwd));
                         }
                         df += 2;
@@ -616,10 +580,7 @@ static DIAG_STEPS: [[(u8, u8); 4]; N] = {
             let (df, dr) = DIAG[d];
             let one = sq_of(f + df, r + dr);
             let two = sq_of(f + 2 * df, r + 2 * dr);
-            t[s as usize][d] = (
-                if one < 0 { u8::MAX } else { one as u8 },
-                if two < 0 { u8::MAX } else { two as u8 },
-            );
+            t[s as usize][d] = (if one < 0 { u8::MAX } else { one as u8 }, if two < 0 { u8::MAX } else { two as u8 });
             d += 1;
         }
         s += 1;
@@ -637,10 +598,7 @@ pub fn diagonal_legs(sq: Square, towards: Square) -> (Square, Square) {
     let (one, two) = DIAG_STEPS[sq.index()][d];
     // A piece in that quadrant exists, so the first step is on the board; the second may not be (horses).
     let two = if two == u8::MAX { one } else { two };
-    (
-        Square::from_index_unchecked(one as usize),
-        Square::from_index_unchecked(two as usize),
-    )
+    (Square::from_index_unchecked(one as usize), Square::from_index_unchecked(two as usize))
 }
 
 #[cfg(test)]
@@ -660,19 +618,15 @@ mod tests {
     fn horse_is_blocked_by_its_first_step() {
         assert_eq!(horse(sq("b1"), Bitboard::EMPTY), set(&["a3", "c3", "d2"]));
         assert_eq!(horse(sq("b1"), set(&["b2"])), set(&["d2"]));
-        assert_eq!(
-            horse(sq("e5"), set(&["e6", "d5"])),
-            set(&["d3", "f3", "g4", "g6"])
-        );
+        assert_eq!(horse(sq("e5"), set(&["e6", "d5"])), set(&["d3", "f3", "g4", "g6"]));
     }
 
     #[test]
     fn horse_attackers_invert_horse_moves() {
         let occ = set(&["e6", "d5", "c2", "f4", "g7", "b9", "h8"]);
         for target in Square::all() {
-            let expected: Bitboard = Square::all()
-                .filter(|&h| horse(h, occ).has(target))
-                .fold(Bitboard::EMPTY, |b, h| b.with(h));
+            let expected: Bitboard =
+                Square::all().filter(|&h| horse(h, occ).has(target)).fold(Bitboard::EMPTY, |b, h| b.with(h));
             assert_eq!(horse_attackers(target, occ), expected, "{target}");
         }
     }
@@ -685,34 +639,21 @@ mod tests {
                 let expected: Bitboard = Square::all()
                     .filter(|&e| elephant(e, occ, second).has(target))
                     .fold(Bitboard::EMPTY, |b, e| b.with(e));
-                assert_eq!(
-                    elephant_attackers(target, occ, second),
-                    expected,
-                    "{target}"
-                );
+                assert_eq!(elephant_attackers(target, occ, second), expected, "{target}");
             }
         }
     }
 
     #[test]
     fn elephant_moves_three_by_two() {
-        assert_eq!(
-            elephant(sq("c1"), Bitboard::EMPTY, true),
-            set(&["a4", "e4", "f3"])
-        );
+        assert_eq!(elephant(sq("c1"), Bitboard::EMPTY, true), set(&["a4", "e4", "f3"]));
         assert_eq!(elephant(sq("c1"), set(&["d3"]), true), set(&["a4", "f3"]));
-        assert_eq!(
-            elephant(sq("c1"), set(&["d3"]), false),
-            set(&["a4", "e4", "f3"])
-        );
+        assert_eq!(elephant(sq("c1"), set(&["d3"]), false), set(&["a4", "e4", "f3"]));
     }
 
     #[test]
     fn palace_steps_follow_the_lines() {
-        assert_eq!(
-            palace_steps(sq("e2")),
-            set(&["d1", "e1", "f1", "d2", "f2", "d3", "e3", "f3"])
-        );
+        assert_eq!(palace_steps(sq("e2")), set(&["d1", "e1", "f1", "d2", "f2", "d3", "e3", "f3"]));
         assert_eq!(palace_steps(sq("e1")), set(&["d1", "f1", "e2"]));
         assert_eq!(palace_steps(sq("d1")), set(&["e1", "d2", "e2"]));
         assert_eq!(palace_steps(sq("f10")), set(&["e10", "f9", "e9"]));
@@ -720,79 +661,39 @@ mod tests {
     }
 
     #[test]
-    fn soldiers_step_diagonally_only_in_the_enemy_palace() {
-        assert_eq!(
-            soldier(Color::Cho, sq("d8"), true),
-            set(&["d9", "c8", "e8", "e9"])
-        );
-        assert_eq!(
-            soldier(Color::Cho, sq("e9"), true),
-            set(&["e10", "d9", "f9", "d10", "f10"])
-        );
-        assert_eq!(
-            soldier(Color::Cho, sq("e9"), false),
-            set(&["e10", "d9", "f9"])
-        );
-        assert_eq!(
-            soldier(Color::Cho, sq("d1"), true),
-            set(&["d2", "c1", "e1"])
-        );
-        assert_eq!(
-            soldier(Color::Han, sq("e2"), true),
-            set(&["e1", "d2", "f2", "d1", "f1"])
-        );
+    fn soldiers_step_forward_along_palace_diagonals() {
+        assert_eq!(soldier(Color::Cho, sq("d8"), true), set(&["d9", "c8", "e8", "e9"]));
+        assert_eq!(soldier(Color::Cho, sq("e9"), true), set(&["e10", "d9", "f9", "d10", "f10"]));
+        assert_eq!(soldier(Color::Cho, sq("e9"), false), set(&["e10", "d9", "f9"]));
+        assert_eq!(soldier(Color::Cho, sq("d1"), true), set(&["d2", "c1", "e1", "e2"]));
+        assert_eq!(soldier(Color::Han, sq("e2"), true), set(&["e1", "d2", "f2", "d1", "f1"]));
         assert_eq!(soldier(Color::Cho, sq("e10"), true), set(&["d10", "f10"]));
     }
 
     #[test]
     fn sliders_stop_at_the_first_piece_and_cannons_jump_one() {
         let occ = set(&["e5", "e7", "e9", "b5", "h5", "e2"]);
-        let rot = Square::all()
-            .filter(|&s| occ.has(s))
-            .fold(0u128, |r, s| r | 1u128 << rotated_index(s));
+        let rot = Square::all().filter(|&s| occ.has(s)).fold(0u128, |r, s| r | 1u128 << rotated_index(s));
         assert_eq!(
             chariot_lines(sq("e5"), occ, rot),
-            set(&[
-                "e6", "e7", "e4", "e3", "e2", "d5", "c5", "b5", "f5", "g5", "h5"
-            ])
+            set(&["e6", "e7", "e4", "e3", "e2", "d5", "c5", "b5", "f5", "g5", "h5"])
         );
-        assert_eq!(
-            cannon_lines_raw(sq("e5"), occ, rot),
-            set(&["e8", "e9", "e1", "a5", "i5"])
-        );
+        assert_eq!(cannon_lines_raw(sq("e5"), occ, rot), set(&["e8", "e9", "e1", "a5", "i5"]));
     }
 
     #[test]
     fn palace_diagonals_for_sliders() {
-        assert_eq!(
-            chariot_diagonals(sq("d1"), Bitboard::EMPTY),
-            set(&["e2", "f3"])
-        );
+        assert_eq!(chariot_diagonals(sq("d1"), Bitboard::EMPTY), set(&["e2", "f3"]));
         assert_eq!(chariot_diagonals(sq("d1"), set(&["e2"])), set(&["e2"]));
-        assert_eq!(
-            chariot_diagonals(sq("e9"), Bitboard::EMPTY),
-            set(&["d8", "f8", "d10", "f10"])
-        );
-        assert_eq!(
-            chariot_diagonals(sq("e8"), Bitboard::EMPTY),
-            Bitboard::EMPTY
-        );
-        assert_eq!(
-            cannon_diagonals(sq("f10"), set(&["e9"]), Bitboard::EMPTY),
-            set(&["d8"])
-        );
-        assert_eq!(
-            cannon_diagonals(sq("f10"), set(&["e9"]), set(&["e9"])),
-            Bitboard::EMPTY
-        );
+        assert_eq!(chariot_diagonals(sq("e9"), Bitboard::EMPTY), set(&["d8", "f8", "d10", "f10"]));
+        assert_eq!(chariot_diagonals(sq("e8"), Bitboard::EMPTY), Bitboard::EMPTY);
+        assert_eq!(cannon_diagonals(sq("f10"), set(&["e9"]), Bitboard::EMPTY), set(&["d8"]));
+        assert_eq!(cannon_diagonals(sq("f10"), set(&["e9"]), set(&["e9"])), Bitboard::EMPTY);
     }
 
     #[test]
     fn between_points_on_a_line() {
-        assert_eq!(
-            between(sq("e2"), sq("e9")),
-            set(&["e3", "e4", "e5", "e6", "e7", "e8"])
-        );
+        assert_eq!(between(sq("e2"), sq("e9")), set(&["e3", "e4", "e5", "e6", "e7", "e8"]));
         assert_eq!(between(sq("a1"), sq("d1")), set(&["b1", "c1"]));
         assert_eq!(between(sq("a1"), sq("b2")), Bitboard::EMPTY);
     }

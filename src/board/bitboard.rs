@@ -46,13 +46,7 @@ impl Bitboard {
     /// The lowest point, if any.
     #[inline(always)]
     pub fn first(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::from_index_unchecked(
-                self.0.trailing_zeros() as usize
-            ))
-        }
+        if self.0 == 0 { None } else { Some(Square::from_index_unchecked(self.0.trailing_zeros() as usize)) }
     }
 
     #[inline(always)]

@@ -7,8 +7,7 @@ use super::rules::Rules;
 use super::square::{FILES, RANKS, Square};
 use std::fmt;
 
-pub const START_FEN: &str =
-    "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+pub const START_FEN: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
 
 /// Most pieces of a kind one side can have: an army has no promotions, so never more than it starts with.
 const MAX_PER_SIDE: [(PieceKind, u32, &str); 7] = [
@@ -26,28 +25,15 @@ const MAX_PER_SIDE: [(PieceKind, u32, &str); 7] = [
 pub enum FenError {
     Empty,
     RankCount(usize),
-    RankLength {
-        rank: usize,
-        points: usize,
-    },
-    ZeroDigit {
-        rank: usize,
-    },
+    RankLength { rank: usize, points: usize },
+    ZeroDigit { rank: usize },
     UnknownLetter(char),
     MissingGeneral(Color),
-    TooMany {
-        color: Color,
-        kind: &'static str,
-        count: u32,
-        max: u32,
-    },
+    TooMany { color: Color, kind: &'static str, count: u32, max: u32 },
     GeneralOutsidePalace(Color, Square),
     BadSide(String),
     MissingSide,
-    BadField {
-        field: &'static str,
-        value: String,
-    },
+    BadField { field: &'static str, value: String },
     TrailingFields(String),
     SideNotToMoveInCheck(Color),
 }
@@ -58,22 +44,14 @@ impl fmt::Display for FenError {
             FenError::Empty => write!(f, "empty FEN"),
             FenError::RankCount(n) => write!(f, "FEN has {n} ranks, a Janggi board has 10"),
             FenError::RankLength { rank, points } => {
-                write!(
-                    f,
-                    "rank {rank} of the FEN describes {points} points, a rank has 9"
-                )
+                write!(f, "rank {rank} of the FEN describes {points} points, a rank has 9")
             }
             FenError::ZeroDigit { rank } => {
                 write!(f, "rank {rank} of the FEN has a '0', empty runs are 1 to 9")
             }
             FenError::UnknownLetter(c) => write!(f, "unknown piece letter '{c}' in FEN"),
             FenError::MissingGeneral(c) => write!(f, "{c} has no general"),
-            FenError::TooMany {
-                color,
-                kind,
-                count,
-                max,
-            } => {
+            FenError::TooMany { color, kind, count, max } => {
                 write!(f, "{color} has {count} {kind}, at most {max} are possible")
             }
             FenError::GeneralOutsidePalace(c, sq) => {
@@ -118,29 +96,17 @@ impl Position {
                 } else {
                     let piece = Piece::from_letter(c).ok_or(FenError::UnknownLetter(c))?;
                     if file < FILES as usize {
-                        pos.put(
-                            Square::from_coords(file as i32, rank as i32).expect("on board"),
-                            piece,
-                        );
+                        pos.put(Square::from_coords(file as i32, rank as i32).expect("on board"), piece);
                     }
                     file += 1;
                 }
                 if file > FILES as usize {
-                    let rest: usize = chars
-                        .by_ref()
-                        .map(|c| c.to_digit(10).map_or(1, |d| d as usize))
-                        .sum::<usize>();
-                    return Err(FenError::RankLength {
-                        rank: rank + 1,
-                        points: file + rest,
-                    });
+                    let rest: usize = chars.by_ref().map(|c| c.to_digit(10).map_or(1, |d| d as usize)).sum::<usize>();
+                    return Err(FenError::RankLength { rank: rank + 1, points: file + rest });
                 }
             }
             if file != FILES as usize {
-                return Err(FenError::RankLength {
-                    rank: rank + 1,
-                    points: file,
-                });
+                return Err(FenError::RankLength { rank: rank + 1, points: file });
             }
         }
 
@@ -148,12 +114,7 @@ impl Position {
             for (kind, max, name) in MAX_PER_SIDE {
                 let count = pos.pieces(color, kind).count();
                 if count > max {
-                    return Err(FenError::TooMany {
-                        color,
-                        kind: name,
-                        count,
-                        max,
-                    });
+                    return Err(FenError::TooMany { color, kind: name, count, max });
                 }
             }
             if pos.pieces(color, PieceKind::General).is_empty() {
@@ -184,26 +145,19 @@ impl Position {
                     break;
                 }
                 if v != "-" {
-                    return Err(FenError::BadField {
-                        field,
-                        value: v.to_string(),
-                    });
+                    return Err(FenError::BadField { field, value: v.to_string() });
                 }
                 i += 1;
             }
         }
         if let Some(&v) = rest.get(i) {
-            pos.state.halfmove = v.parse().map_err(|_| FenError::BadField {
-                field: "halfmove clock",
-                value: v.to_string(),
-            })?;
+            pos.state.halfmove =
+                v.parse().map_err(|_| FenError::BadField { field: "halfmove clock", value: v.to_string() })?;
             i += 1;
         }
         if let Some(&v) = rest.get(i) {
-            let n: u16 = v.parse().map_err(|_| FenError::BadField {
-                field: "fullmove number",
-                value: v.to_string(),
-            })?;
+            let n: u16 =
+                v.parse().map_err(|_| FenError::BadField { field: "fullmove number", value: v.to_string() })?;
             pos.state.fullmove = n.max(1);
             i += 1;
         }
@@ -246,10 +200,7 @@ impl Position {
         }
         out.push(' ');
         out.push(self.side.fen_char());
-        out.push_str(&format!(
-            " - - {} {}",
-            self.state.halfmove, self.state.fullmove
-        ));
+        out.push_str(&format!(" - - {} {}", self.state.halfmove, self.state.fullmove));
         out
     }
 }
@@ -266,15 +217,10 @@ mod tests {
 
     #[test]
     fn short_fens_get_default_fields() {
-        let pos = Position::from_fen(
-            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b",
-            Rules::JANGGI,
-        )
-        .unwrap();
-        assert_eq!(
-            pos.fen(),
-            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 1"
-        );
+        let pos =
+            Position::from_fen("rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b", Rules::JANGGI)
+                .unwrap();
+        assert_eq!(pos.fen(), "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 1");
     }
 
     #[test]

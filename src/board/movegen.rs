@@ -57,12 +57,7 @@ impl Position {
     /// Cannon targets along ranks and files: directions whose screen is a cannon are dropped, and so are cannons as
     /// targets.
     #[inline]
-    pub fn cannon_targets(
-        &self,
-        from: Square,
-        occ: Bitboard,
-        cannons: Bitboard,
-    ) -> Bitboard {
+    pub fn cannon_targets(&self, from: Square, occ: Bitboard, cannons: Bitboard) -> Bitboard {
         let mut raw = attacks::cannon_lines_raw(from, occ, self.rotated);
         let screens = attacks::chariot_lines(from, occ, self.rotated) & occ;
         for screen in screens & cannons {
@@ -74,34 +69,22 @@ impl Position {
     /// Whether moving `kind` from `from` to `to` leaves the mover's general unattacked (and, when bikjang must be
     /// broken, the generals no longer facing).
     #[inline]
-    fn keeps_general_safe(
-        &self,
-        from: Square,
-        to: Square,
-        kind: PieceKind,
-        must_break: bool,
-    ) -> bool {
+    fn keeps_general_safe(&self, from: Square, to: Square, kind: PieceKind, must_break: bool) -> bool {
         let us = self.side;
         let them = !us;
         let from_bb = Bitboard::from_square(from);
         let to_bb = Bitboard::from_square(to);
         let occ = (self.occupied() ^ from_bb) | to_bb;
-        let rotated = (self.rotated & !(1u128 << attacks::rotated_index(from)))
-            | 1u128 << attacks::rotated_index(to);
+        let rotated = (self.rotated & !(1u128 << attacks::rotated_index(from))) | 1u128 << attacks::rotated_index(to);
         let attackers = self.by_color[them.index()] & !to_bb;
         let mut cannons = self.by_kind[PieceKind::Cannon.index()] & !from_bb & !to_bb;
         if kind == PieceKind::Cannon {
             cannons |= to_bb;
         }
-        let general = if kind == PieceKind::General {
-            to
-        } else {
-            self.generals[us.index()]
-        };
+        let general = if kind == PieceKind::General { to } else { self.generals[us.index()] };
         if must_break {
             let other = self.generals[them.index()];
-            if general.file() == other.file() && (attacks::between(general, other) & occ).is_empty()
-            {
+            if general.file() == other.file() && (attacks::between(general, other) & occ).is_empty() {
                 return false;
             }
         }
@@ -121,10 +104,7 @@ impl Position {
         self.generate_with::<CAPTURES, false, S>(list)
     }
 
-    fn generate_with<const CAPTURES: bool, const TEST_EACH: bool, S: MoveSink>(
-        &self,
-        list: &mut S,
-    ) {
+    fn generate_with<const CAPTURES: bool, const TEST_EACH: bool, S: MoveSink>(&self, list: &mut S) {
         if self.ended_by_last_move() {
             return;
         }
@@ -137,11 +117,7 @@ impl Position {
         let cannons = self.by_kind[PieceKind::Cannon.index()];
         let must_break = self.state.facing && rules.bikjang != Bikjang::Ignored;
         let test_all = TEST_EACH || self.state.in_check || must_break;
-        let exposure = if test_all {
-            Exposure::default()
-        } else {
-            self.exposure()
-        };
+        let exposure = if test_all { Exposure::default() } else { self.exposure() };
 
         let mut emit = |from: Square, targets: Bitboard, kind: PieceKind| {
             if test_all || kind == PieceKind::General || exposure.leaving.has(from) {
@@ -178,32 +154,16 @@ impl Position {
             emit(from, attacks::horse(from, occ) & allowed, PieceKind::Horse);
         }
         for from in self.pieces(us, PieceKind::Elephant) {
-            emit(
-                from,
-                attacks::elephant(from, occ, rules.elephant_second_block) & allowed,
-                PieceKind::Elephant,
-            );
+            emit(from, attacks::elephant(from, occ, rules.elephant_second_block) & allowed, PieceKind::Elephant);
         }
         for from in self.pieces(us, PieceKind::Soldier) {
-            emit(
-                from,
-                attacks::soldier(us, from, rules.palace_diagonals) & allowed,
-                PieceKind::Soldier,
-            );
+            emit(from, attacks::soldier(us, from, rules.palace_diagonals) & allowed, PieceKind::Soldier);
         }
         for from in self.pieces(us, PieceKind::Guard) {
-            emit(
-                from,
-                attacks::palace_steps(from) & allowed,
-                PieceKind::Guard,
-            );
+            emit(from, attacks::palace_steps(from) & allowed, PieceKind::Guard);
         }
         let general = self.generals[us.index()];
-        emit(
-            general,
-            attacks::palace_steps(general) & allowed,
-            PieceKind::General,
-        );
+        emit(general, attacks::palace_steps(general) & allowed, PieceKind::General);
 
         if !CAPTURES && self.pass_allowed() {
             list.push(Move::pass(general));
@@ -272,9 +232,7 @@ impl Position {
     /// Passing is legal unless the side is in check, except under bikjang where it is always legal.
     #[inline]
     pub fn pass_allowed(&self) -> bool {
-        self.rules.pass
-            && (!self.state.in_check
-                || (self.state.facing && self.rules.bikjang == Bikjang::PassOrBreak))
+        self.rules.pass && (!self.state.in_check || (self.state.facing && self.rules.bikjang == Bikjang::PassOrBreak))
     }
 }
 

@@ -73,18 +73,9 @@ impl fmt::Display for MoveDisplay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let MoveDisplay(m, notation) = *self;
         if m.is_none() {
-            return f.write_str(if notation == Notation::Usi {
-                "resign"
-            } else {
-                "(none)"
-            });
+            return f.write_str(if notation == Notation::Usi { "resign" } else { "(none)" });
         }
-        write!(
-            f,
-            "{}{}",
-            m.from().display(notation),
-            m.to().display(notation)
-        )
+        write!(f, "{}{}", m.from().display(notation), m.to().display(notation))
     }
 }
 
@@ -113,10 +104,7 @@ pub struct MoveList {
 impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move::NONE; MAX_MOVES],
-            len: 0,
-        }
+        MoveList { moves: [Move::NONE; MAX_MOVES], len: 0 }
     }
 
     #[inline(always)]

@@ -135,11 +135,7 @@ impl Piece {
 
     #[inline(always)]
     pub const fn color(self) -> Color {
-        if self.0 >> 3 & 1 == 0 {
-            Color::Cho
-        } else {
-            Color::Han
-        }
+        if self.0 >> 3 & 1 == 0 { Color::Cho } else { Color::Han }
     }
 
     #[inline(always)]
@@ -164,21 +160,13 @@ impl Piece {
 
     pub fn from_letter(c: char) -> Option<Piece> {
         let kind = PieceKind::from_letter(c)?;
-        let color = if c.is_ascii_uppercase() {
-            Color::Cho
-        } else {
-            Color::Han
-        };
+        let color = if c.is_ascii_uppercase() { Color::Cho } else { Color::Han };
         Some(Piece::new(color, kind))
     }
 }
 
 impl fmt::Debug for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_none() {
-            f.write_str("-")
-        } else {
-            write!(f, "{}", self.letter())
-        }
+        if self.is_none() { f.write_str("-") } else { write!(f, "{}", self.letter()) }
     }
 }

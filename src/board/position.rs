@@ -239,9 +239,7 @@ impl Position {
             return true;
         }
         let elephants = attackers & self.by_kind[PieceKind::Elephant.index()];
-        if elephants.any()
-            && (attacks::elephant_attackers(sq, occ, rules.elephant_second_block) & elephants).any()
-        {
+        if elephants.any() && (attacks::elephant_attackers(sq, occ, rules.elephant_second_block) & elephants).any() {
             return true;
         }
         let enemy_cannons = attackers & cannons;

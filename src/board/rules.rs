@@ -83,11 +83,7 @@ const HOST: Rules = Rules {
 
 impl Rules {
     pub const JANGGI: Rules = HOST;
-    pub const TRADITIONAL: Rules = Rules {
-        name: "janggitraditional",
-        adjudication: Adjudication::Draw,
-        ..HOST
-    };
+    pub const TRADITIONAL: Rules = Rules { name: "janggitraditional", adjudication: Adjudication::Draw, ..HOST };
     pub const MODERN: Rules = Rules {
         name: "janggimodern",
         bikjang: Bikjang::Ignored,
@@ -96,12 +92,8 @@ impl Rules {
         shuttle: true,
         ..HOST
     };
-    pub const CASUAL: Rules = Rules {
-        name: "janggicasual",
-        bikjang: Bikjang::Ignored,
-        adjudication: Adjudication::Draw,
-        ..HOST
-    };
+    pub const CASUAL: Rules =
+        Rules { name: "janggicasual", bikjang: Bikjang::Ignored, adjudication: Adjudication::Draw, ..HOST };
     pub const BASIC: Rules = Rules {
         name: "janggibasic",
         pass: false,
@@ -130,28 +122,15 @@ impl Rules {
     };
 
     /// Every rule set, in the order the `UCI_Variant` option lists them.
-    pub const ALL: [Rules; 6] = [
-        Rules::JANGGI,
-        Rules::MODERN,
-        Rules::CASUAL,
-        Rules::TRADITIONAL,
-        Rules::BASIC,
-        Rules::STRICT,
-    ];
+    pub const ALL: [Rules; 6] =
+        [Rules::JANGGI, Rules::MODERN, Rules::CASUAL, Rules::TRADITIONAL, Rules::BASIC, Rules::STRICT];
 
     /// The rule sets that Fairy-Stockfish also implements.
-    pub const HOSTED: [Rules; 4] = [
-        Rules::JANGGI,
-        Rules::TRADITIONAL,
-        Rules::MODERN,
-        Rules::CASUAL,
-    ];
+    pub const HOSTED: [Rules; 4] = [Rules::JANGGI, Rules::TRADITIONAL, Rules::MODERN, Rules::CASUAL];
 
     /// Looks a rule set up by its variant name (case-insensitive).
     pub fn by_name(name: &str) -> Option<Rules> {
-        Rules::ALL
-            .into_iter()
-            .find(|r| r.name.eq_ignore_ascii_case(name.trim()))
+        Rules::ALL.into_iter().find(|r| r.name.eq_ignore_ascii_case(name.trim()))
     }
 
     pub fn names() -> impl Iterator<Item = &'static str> {

@@ -4,13 +4,7 @@ use super::fen::START_FEN;
 
 /// Back ranks as Cho writes them (left to right from Cho's side); Han's mirror image is the lowercase string
 /// read the same way in the FEN.
-pub const BACK_RANKS: [&str; 5] = [
-    "rnba1abnr",
-    "rbna1anbr",
-    "rnba1anbr",
-    "rbna1abnr",
-    "bnra1arnb",
-];
+pub const BACK_RANKS: [&str; 5] = ["rnba1abnr", "rbna1anbr", "rnba1anbr", "rbna1abnr", "bnra1arnb"];
 
 /// The FEN of one setup: Han's back rank (as written in the FEN's first rank) and Cho's.
 pub fn setup_fen(han: &str, cho: &str) -> String {

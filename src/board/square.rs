@@ -38,11 +38,7 @@ impl Square {
 
     /// The square with this index, if it is on the board.
     pub const fn from_index(index: usize) -> Option<Square> {
-        if index < SQUARE_COUNT {
-            Some(Square(index as u8))
-        } else {
-            None
-        }
+        if index < SQUARE_COUNT { Some(Square(index as u8)) } else { None }
     }
 
     /// Builds a square from an index known to be below 90 (tables and iteration).
@@ -116,11 +112,7 @@ impl Square {
                 Some((Square::new(File(file - b'a'), Rank(rank as u8)), 1 + take))
             }
             Notation::Usi => {
-                let (skip, rank10) = if b.first() == Some(&b'0') {
-                    (1, true)
-                } else {
-                    (0, false)
-                };
+                let (skip, rank10) = if b.first() == Some(&b'0') { (1, true) } else { (0, false) };
                 let digit = *b.get(skip)?;
                 let letter = *b.get(skip + 1)?;
                 if !(b'1'..=b'9').contains(&digit) || !(b'a'..=b'j').contains(&letter) {
@@ -164,12 +156,7 @@ impl fmt::Display for SquareDisplay {
                 if rank == RANKS - 1 {
                     f.write_str("0")?;
                 }
-                write!(
-                    f,
-                    "{}{}",
-                    (b'9' - file) as char,
-                    (b'a' + (RANKS - 1 - rank)) as char
-                )
+                write!(f, "{}{}", (b'9' - file) as char, (b'a' + (RANKS - 1 - rank)) as char)
             }
         }
     }

@@ -121,10 +121,10 @@ impl Position {
     /// The ends that hosts adjudicate: the move-count rule, the shuttle rule, repetition and perpetual check.
     /// Does not look at whether moves exist (checkmate comes before all of these).
     pub fn adjudicated_end(&self) -> Option<GameEnd> {
-        if let Some(limit) = self.rules.move_limit {
-            if self.state.halfmove >= limit {
-                return Some(self.adjudicate(Reason::MoveLimit));
-            }
+        if let Some(limit) = self.rules.move_limit
+            && self.state.halfmove >= limit
+        {
+            return Some(self.adjudicate(Reason::MoveLimit));
         }
         if self.rules.shuttle && self.shuttled() {
             // The side that just moved loses.
@@ -161,11 +161,7 @@ impl Position {
 
     /// The state of the position `back` plies ago (0 = now), if the record reaches that far.
     pub fn state_back(&self, back: usize) -> Option<&super::position::State> {
-        if back == 0 {
-            Some(&self.state)
-        } else {
-            self.history.len().checked_sub(back).map(|i| &self.history[i])
-        }
+        if back == 0 { Some(&self.state) } else { self.history.len().checked_sub(back).map(|i| &self.history[i]) }
     }
 
     /// How many plies back the earliest of the `n` most recent occurrences of this position lies, if the position
@@ -204,10 +200,18 @@ impl Position {
             }
             match all_checks {
                 [true, false] => {
-                    return Some(GameEnd { outcome: Outcome::Win(Color::Han), reason: Reason::PerpetualCheck, counted: false });
+                    return Some(GameEnd {
+                        outcome: Outcome::Win(Color::Han),
+                        reason: Reason::PerpetualCheck,
+                        counted: false,
+                    });
                 }
                 [false, true] => {
-                    return Some(GameEnd { outcome: Outcome::Win(Color::Cho), reason: Reason::PerpetualCheck, counted: false });
+                    return Some(GameEnd {
+                        outcome: Outcome::Win(Color::Cho),
+                        reason: Reason::PerpetualCheck,
+                        counted: false,
+                    });
                 }
                 _ => {}
             }
@@ -216,8 +220,9 @@ impl Position {
     }
 
     /// The shuttle rule: the side that just moved made its last five moves with one piece (not a general or
-    /// guard), each move after the first the reverse of the one before, with at most one pass of its own just before
-    /// the last; no capture by either side and no check against it in that span.
+    /// guard): a move to a point, then four moves back and forth along one path, each the reverse of the one
+    /// before, with at most one pass of its own just before the last; no capture by either side and no check
+    /// against it in that span.
     pub fn shuttled(&self) -> bool {
         const MOVES: usize = 5;
         let last = self.state.last_move;
@@ -234,7 +239,9 @@ impl Position {
         let mut previous: Option<Move> = None;
         let mut pass_used = false;
         while seen < MOVES {
-            let Some(st) = self.state_back(back) else { return false };
+            let Some(st) = self.state_back(back) else {
+                return false;
+            };
             let m = st.last_move;
             if m.is_none() {
                 return false;
@@ -246,7 +253,10 @@ impl Position {
                 pass_used = true;
             } else {
                 if let Some(later) = previous {
-                    if later.from() != m.to() || later.to() != m.from() {
+                    // The first move only brings the piece to the point it then leaves; after it, each move
+                    // reverses the one before.
+                    let reverses = later.from() == m.to() && later.to() == m.from();
+                    if later.from() != m.to() || (seen < MOVES - 1 && !reverses) {
                         return false;
                     }
                 }
@@ -258,7 +268,9 @@ impl Position {
                 return false;
             }
             // The mover was not in check before this move: look at the position one ply earlier.
-            let Some(before) = self.state_back(back + 1) else { return false };
+            let Some(before) = self.state_back(back + 1) else {
+                return false;
+            };
             if before.in_check {
                 return false;
             }

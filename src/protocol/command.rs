@@ -53,9 +53,15 @@ pub enum Command {
     Hello(Dialect),
     Debug(bool),
     IsReady,
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     NewGame,
-    Position { start: StartPosition, moves: Vec<String> },
+    Position {
+        start: StartPosition,
+        moves: Vec<String>,
+    },
     BanMoves(Vec<String>),
     Go(Go),
     Stop,
@@ -85,7 +91,9 @@ impl fmt::Display for ParseError {
             ParseError::Empty => write!(f, "empty line"),
             ParseError::Unknown(word) => write!(f, "unknown command '{}'", shorten(word)),
             ParseError::Missing(what) => write!(f, "missing {what}"),
-            ParseError::BadValue { what, value } => write!(f, "bad value '{}' for {what}", shorten(value)),
+            ParseError::BadValue { what, value } => {
+                write!(f, "bad value '{}' for {what}", shorten(value))
+            }
             ParseError::Unexpected(word) => write!(f, "unexpected '{}'", shorten(word)),
         }
     }
@@ -112,7 +120,11 @@ fn parse_duration(what: &'static str, text: &str, seconds: bool) -> Result<Durat
         match text.parse::<i64>() {
             Ok(v) => v as f64,
             Err(_) if text.trim_start_matches(['+', '-']).bytes().all(|b| b.is_ascii_digit()) && !text.is_empty() => {
-                if text.starts_with('-') { 0.0 } else { f64::MAX }
+                if text.starts_with('-') {
+                    0.0
+                } else {
+                    f64::MAX
+                }
             }
             Err(_) => return Err(bad()),
         }
@@ -139,15 +151,37 @@ fn parse_count<T: TryFrom<u64> + Copy>(what: &'static str, text: &str, max: T) -
     Ok(T::try_from(value).unwrap_or(max))
 }
 
-fn next_value<'a>(words: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>, what: &'static str) -> Result<&'a str, ParseError> {
+fn next_value<'a>(
+    words: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+    what: &'static str,
+) -> Result<&'a str, ParseError> {
     words.next().ok_or(ParseError::Missing(what))
 }
 
 /// Words of `go` that take no value or a value; anything else ends a `searchmoves` list.
 const GO_KEYWORDS: [&str; 22] = [
-    "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate", "infinite", "ponder",
-    "searchmoves", "perft", "byoyomi", "time", "opptime", "increment", "oppincrement", "draw", "usemillisec",
-    "nodestime", "sfen",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "movetime",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "perft",
+    "byoyomi",
+    "time",
+    "opptime",
+    "increment",
+    "oppincrement",
+    "draw",
+    "usemillisec",
+    "nodestime",
+    "sfen",
 ];
 
 /// Parses one line of host input in a dialect. `millis` says whether UCCI times are in milliseconds (the
@@ -160,7 +194,9 @@ pub fn parse(dialect: Dialect, line: &str, millis: bool) -> Result<Command, Pars
         "debug" => match words.next() {
             Some("on") | None => Command::Debug(true),
             Some("off") => Command::Debug(false),
-            Some(other) => return Err(ParseError::BadValue { what: "debug", value: other.to_string() }),
+            Some(other) => {
+                return Err(ParseError::BadValue { what: "debug", value: other.to_string() });
+            }
         },
         "isready" => Command::IsReady,
         "setoption" => parse_setoption(dialect, line)?,
@@ -177,10 +213,10 @@ pub fn parse(dialect: Dialect, line: &str, millis: bool) -> Result<Command, Pars
         other => return Err(ParseError::Unknown(other.to_string())),
     };
     // Commands without arguments tolerate none: trailing words would be a sign of a garbled line.
-    if matches!(command, Command::IsReady | Command::Stop | Command::Quit | Command::NewGame | Command::Hello(_)) {
-        if let Some(extra) = words.next() {
-            return Err(ParseError::Unexpected(extra.to_string()));
-        }
+    if matches!(command, Command::IsReady | Command::Stop | Command::Quit | Command::NewGame | Command::Hello(_))
+        && let Some(extra) = words.next()
+    {
+        return Err(ParseError::Unexpected(extra.to_string()));
     }
     Ok(command)
 }
@@ -237,7 +273,9 @@ fn parse_position<'a>(
             }
             StartPosition::Fen(sfen_to_fen(&fields.join(" ")).ok_or(ParseError::Missing("SFEN board and side"))?)
         }
-        Some(other) => return Err(ParseError::BadValue { what: "position", value: other.to_string() }),
+        Some(other) => {
+            return Err(ParseError::BadValue { what: "position", value: other.to_string() });
+        }
         None => return Err(ParseError::Missing("startpos or fen")),
     };
     let moves = match words.next() {
@@ -337,14 +375,15 @@ pub fn fen_to_sfen(fen: &str) -> String {
     let board = f.first().copied().unwrap_or("");
     let han = f.get(1) == Some(&"b");
     let fullmove: u64 = f.get(5).and_then(|n| n.parse().ok()).unwrap_or(1).max(1);
-    format!("{board} {} - {}", if han { "w" } else { "b" }, 2 * (fullmove - 1) + u64::from(han) + 1)
+    let ply = (fullmove - 1).saturating_mul(2).saturating_add(u64::from(han) + 1);
+    format!("{board} {} - {ply}", if han { "w" } else { "b" })
 }
 
 /// Formats a duration for a dialect: milliseconds, or seconds in UCCI unless `usemillisec` is on.
 fn fmt_time(d: Duration, seconds: bool) -> String {
     if seconds {
         let ms = d.as_millis();
-        if ms % 1000 == 0 { format!("{}", ms / 1000) } else { format!("{:.3}", d.as_secs_f64()) }
+        if ms.is_multiple_of(1000) { format!("{}", ms / 1000) } else { format!("{:.3}", d.as_secs_f64()) }
     } else {
         d.as_millis().to_string()
     }
@@ -367,7 +406,9 @@ impl Command {
             Command::Position { start, moves } => {
                 let mut line = match (start, dialect) {
                     (StartPosition::Startpos, _) => "position startpos".to_string(),
-                    (StartPosition::Fen(fen), Dialect::Usi) => format!("position sfen {}", fen_to_sfen(fen)),
+                    (StartPosition::Fen(fen), Dialect::Usi) => {
+                        format!("position sfen {}", fen_to_sfen(fen))
+                    }
                     (StartPosition::Fen(fen), _) => format!("position fen {fen}"),
                 };
                 if !moves.is_empty() {
@@ -466,7 +507,9 @@ mod tests {
 
     #[test]
     fn usi_btime_is_the_first_player() {
-        let Command::Go(go) = parse(Dialect::Usi, "go btime 5000 wtime 7000 byoyomi 1000", false).unwrap() else { panic!() };
+        let Command::Go(go) = parse(Dialect::Usi, "go btime 5000 wtime 7000 byoyomi 1000", false).unwrap() else {
+            panic!()
+        };
         assert_eq!(go.clocks.by_color[0].time, Some(Duration::from_millis(5000)));
         assert_eq!(go.clocks.by_color[1].time, Some(Duration::from_millis(7000)));
         assert_eq!(go.byoyomi, Some(Duration::from_millis(1000)));
@@ -474,7 +517,9 @@ mod tests {
 
     #[test]
     fn ucci_times_are_seconds_unless_millis() {
-        let Command::Go(go) = parse(Dialect::Ucci, "go time 30 increment 1 opptime 20", false).unwrap() else { panic!() };
+        let Command::Go(go) = parse(Dialect::Ucci, "go time 30 increment 1 opptime 20", false).unwrap() else {
+            panic!()
+        };
         assert_eq!(go.clocks.own.time, Some(Duration::from_secs(30)));
         assert_eq!(go.clocks.opp.time, Some(Duration::from_secs(20)));
         let Command::Go(go) = parse(Dialect::Ucci, "go time 30", true).unwrap() else { panic!() };

@@ -227,11 +227,11 @@ impl Engine {
     }
 
     fn hello(&mut self, d: Dialect) {
-        if let Some(forced) = self.forced {
-            if forced != d {
-                self.error(&format!("protocol is fixed to {forced}, '{d}' ignored"));
-                return;
-            }
+        if let Some(forced) = self.forced
+            && forced != d
+        {
+            self.error(&format!("protocol is fixed to {forced}, '{d}' ignored"));
+            return;
         }
         self.dialect = d;
         self.say(Message::IdName(ENGINE_NAME.to_string()));
@@ -373,9 +373,9 @@ impl Engine {
         } else if go.infinite {
             None
         } else {
-            self.clock_of_side_to_move(&go).map(|c| TimeBudget::from_clock(&c, overhead)).or_else(|| {
-                go.byoyomi.map(|b| TimeBudget::fixed(b, overhead))
-            })
+            self.clock_of_side_to_move(&go)
+                .map(|c| TimeBudget::from_clock(&c, overhead))
+                .or_else(|| go.byoyomi.map(|b| TimeBudget::fixed(b, overhead)))
         };
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
@@ -494,7 +494,8 @@ impl Engine {
 /// dialect's null best move, sent once the host may receive it (after `stop` in infinite or ponder mode).
 fn announce_no_move(pos: &Position, out: &Output, dialect: Dialect, limits: &Limits, shared: &Shared) {
     let drawn = pos.game_end().is_some_and(|e| e.outcome == Outcome::Draw);
-    let info = Info { depth: Some(0), score: Some(if drawn { Score::Cp(0) } else { Score::Mate(0) }), ..Info::default() };
+    let info =
+        Info { depth: Some(0), score: Some(if drawn { Score::Cp(0) } else { Score::Mate(0) }), ..Info::default() };
     out.line(&Message::Info(info).line(dialect).to_string());
     while (limits.infinite || shared.pondering.load(Ordering::Relaxed)) && !shared.stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(1));

@@ -107,10 +107,7 @@ fn parse_bool(value: &str) -> Result<bool, String> {
 }
 
 fn parse_spin(value: &str, min: i64, max: i64) -> Result<i64, String> {
-    let v: i64 = value
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{}' is not a number", super::command::shorten(value)))?;
+    let v: i64 = value.trim().parse().map_err(|_| format!("'{}' is not a number", super::command::shorten(value)))?;
     Ok(v.clamp(min, max))
 }
 
@@ -121,7 +118,8 @@ impl Options {
         match canonical(name).as_str() {
             "variant" => {
                 let v = need()?;
-                self.variant = Rules::by_name(v).ok_or_else(|| format!("unknown variant '{}'", super::command::shorten(v)))?;
+                self.variant =
+                    Rules::by_name(v).ok_or_else(|| format!("unknown variant '{}'", super::command::shorten(v)))?;
                 Ok(Effect::VariantChanged)
             }
             "threads" => {

@@ -152,7 +152,13 @@ pub fn score_to_protocol(score: i32) -> (bool, i32) {
 }
 
 /// Searches `pos` with `settings.threads` threads and returns the best move found.
-pub fn search(pos: &Position, limits: &Limits, settings: &Settings, shared: &Shared, listener: &dyn Listener) -> Outcome {
+pub fn search(
+    pos: &Position,
+    limits: &Limits,
+    settings: &Settings,
+    shared: &Shared,
+    listener: &dyn Listener,
+) -> Outcome {
     let start = Instant::now();
     shared.nodes.store(0, Ordering::Relaxed);
     shared.ponderhit.store(false, Ordering::Relaxed);

@@ -16,7 +16,9 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         return 0 >= threshold;
     }
     let (from, to) = (m.from(), m.to());
-    let Some(mover) = pos.piece_at(from) else { return false };
+    let Some(mover) = pos.piece_at(from) else {
+        return false;
+    };
     let mut swap = pos.piece_at(to).map_or(0, |p| value(p.kind())) - threshold;
     if swap < 0 {
         return false;
@@ -36,7 +38,9 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let mut result = 1;
     loop {
         let attackers = pos.attackers_to(to, occ, rotated, on_target == PieceKind::Cannon) & pos.color_bb(side) & occ;
-        let Some((sq, kind)) = least_valuable(pos, attackers) else { break };
+        let Some((sq, kind)) = least_valuable(pos, attackers) else {
+            break;
+        };
         // Capturing with the general into a defended point would be illegal.
         if kind == PieceKind::General {
             let defended = pos.attackers_to(to, occ.without(sq), rotated, false) & pos.color_bb(!side) & occ;

@@ -27,7 +27,7 @@ impl TimeBudget {
     }
 
     pub fn from_clock(clock: &ClockState, overhead: Duration) -> TimeBudget {
-        let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, DEFAULT_MOVES_TO_GO) as u32;
+        let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, DEFAULT_MOVES_TO_GO);
         let time = clock.time;
         // What we may spend over the moves to go, keeping the overhead for every one of them.
         let pool = (time + clock.inc * (mtg - 1)).saturating_sub(overhead * mtg);
@@ -94,7 +94,9 @@ mod tests {
     #[test]
     fn budgets_stay_inside_the_clock() {
         let overhead = Duration::from_millis(30);
-        for (time, inc, mtg) in [(1000, 10, None), (60_000, 0, None), (100, 0, None), (5000, 100, Some(1)), (0, 0, None)] {
+        for (time, inc, mtg) in
+            [(1000, 10, None), (60_000, 0, None), (100, 0, None), (5000, 100, Some(1)), (0, 0, None)]
+        {
             let clock = ClockState {
                 time: Duration::from_millis(time),
                 inc: Duration::from_millis(inc),

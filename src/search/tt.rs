@@ -75,7 +75,7 @@ impl TranspositionTable {
 
     /// Size in megabytes.
     pub fn megabytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>() >> 20
+        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
     }
 
     pub fn clear(&self) {

@@ -10,8 +10,8 @@ use super::{Limits, Listener, Outcome, Report, ScoreBound, Settings, Shared};
 use crate::board::rules::{Adjudication, Bikjang};
 use crate::board::{Move, MoveList, PieceKind, Position};
 use crate::eval;
-use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
+use std::sync::atomic::Ordering;
 
 /// Mixed into the hash key after a pass: a second pass would end the game, so the position is not the same.
 const AFTER_PASS_KEY: u64 = 0x6A09_E667_F3BC_C908;
@@ -140,10 +140,8 @@ impl<'a> Worker<'a> {
             }
             return self.result.clone();
         }
-        self.root_moves = moves
-            .into_iter()
-            .map(|mv| RootMove { mv, score: -INFINITE, previous: -INFINITE, pv: vec![mv] })
-            .collect();
+        self.root_moves =
+            moves.into_iter().map(|mv| RootMove { mv, score: -INFINITE, previous: -INFINITE, pv: vec![mv] }).collect();
         let strength = self.settings.strength;
         let max_depth = [self.limits.depth, strength.max_depth()]
             .into_iter()
@@ -158,7 +156,7 @@ impl<'a> Worker<'a> {
         let mut last_score = 0;
         for depth in 1..=max_depth as i32 {
             // Helper threads skip some depths so that threads spread over different iterations.
-            if self.id > 0 && depth > 4 && (depth as usize + self.id) % 3 == 0 {
+            if self.id > 0 && depth > 4 && (depth as usize + self.id).is_multiple_of(3) {
                 continue;
             }
             for rm in &mut self.root_moves {
@@ -171,8 +169,8 @@ impl<'a> Worker<'a> {
                     break;
                 }
                 // Order the lines searched so far; the rest keep their order.
-                self.root_moves[line..].sort_by(|a, b| b.score.cmp(&a.score));
-                self.root_moves[..=line].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[line..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                self.root_moves[..=line].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
             if self.stopped && depth > 1 {
                 // An interrupted iteration counts only where it proved a new move better than the last best.
@@ -223,11 +221,11 @@ impl<'a> Worker<'a> {
 
     /// Whether the main thread should stop after a completed iteration.
     fn iteration_says_stop(&mut self, depth: i32, score: i32, last_score: i32, best_changes: f64) -> bool {
-        if let Some(mate) = self.limits.mate {
-            if score >= MATE - 2 * mate as i32 {
-                self.shared.stop.store(true, Ordering::Relaxed);
-                return true;
-            }
+        if let Some(mate) = self.limits.mate
+            && score >= MATE - 2 * mate as i32
+        {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            return true;
         }
         if self.shared.pondering.load(Ordering::Relaxed) || self.limits.infinite {
             return false;
@@ -441,14 +439,14 @@ impl<'a> Worker<'a> {
             return Some(self.adjudicated(ply));
         }
         let rules = pos.rules();
-        if let Some(limit) = rules.move_limit {
-            if pos.halfmove_clock() >= limit {
-                // Checkmate comes first.
-                if pos.in_check_by_rules() && pos.legal_moves().is_empty() {
-                    return Some(self.terminal_without_moves(ply));
-                }
-                return Some(self.adjudicated(ply));
+        if let Some(limit) = rules.move_limit
+            && pos.halfmove_clock() >= limit
+        {
+            // Checkmate comes first.
+            if pos.in_check_by_rules() && pos.legal_moves().is_empty() {
+                return Some(self.terminal_without_moves(ply));
             }
+            return Some(self.adjudicated(ply));
         }
         if pos.halfmove_clock() < 4 {
             return None;
@@ -587,7 +585,8 @@ impl<'a> Worker<'a> {
                 && !self.played[ply.saturating_sub(1)].is_none()
                 && self.has_pieces_beyond_soldiers()
             {
-                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                let r =
+                    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 self.played[ply] = Move::NONE;
                 self.pos.make_null_move();
                 let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut, false);
@@ -636,11 +635,16 @@ impl<'a> Worker<'a> {
             if ply > 0 && best > -MATE_BOUND && !in_check && !must_break {
                 if quiet && !pv_node {
                     // Late move pruning.
-                    if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= LMP_BASE + depth * depth / if improving { 1 } else { 2 } {
+                    if depth <= LMP_MAX_DEPTH
+                        && quiets_tried.len() as i32 >= LMP_BASE + depth * depth / if improving { 1 } else { 2 }
+                    {
                         continue;
                     }
                     // Futility pruning.
-                    if depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha && !killer {
+                    if depth <= FUTILITY_MAX_DEPTH
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                        && !killer
+                    {
                         continue;
                     }
                 }
@@ -660,7 +664,7 @@ impl<'a> Worker<'a> {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut, pv_node);
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && i >= 1 + pv_node as usize && quiet && !in_check {
+                if depth >= LMR_MIN_DEPTH && i > pv_node as usize && quiet && !in_check {
                     r = reductions[depth.min(63) as usize][i.min(63)];
                     r += i32::from(!pv_node) + i32::from(!improving) + i32::from(cut);
                     r -= i32::from(killer) + i32::from(gives_check);
@@ -720,12 +724,20 @@ impl<'a> Worker<'a> {
 
     fn has_pieces_beyond_soldiers(&self) -> bool {
         let us = self.pos.color_bb(self.pos.side_to_move());
-        let big = self.pos.kind_bb(PieceKind::Chariot) | self.pos.kind_bb(PieceKind::Cannon) | self.pos.kind_bb(PieceKind::Horse);
+        let big = self.pos.kind_bb(PieceKind::Chariot)
+            | self.pos.kind_bb(PieceKind::Cannon)
+            | self.pos.kind_bb(PieceKind::Horse);
         (us & big).any()
     }
 
     /// Move-ordering scores: hash move, captures by victim and attacker, killers, counter move, history.
-    fn order(&self, moves: &MoveList, tt_move: Move, ply: usize, previous: Move) -> [i32; crate::board::moves::MAX_MOVES] {
+    fn order(
+        &self,
+        moves: &MoveList,
+        tt_move: Move,
+        ply: usize,
+        previous: Move,
+    ) -> [i32; crate::board::moves::MAX_MOVES] {
         let mut scores = [0i32; crate::board::moves::MAX_MOVES];
         let side = self.pos.side_to_move();
         let counter = self.history.counter(side, previous);
@@ -761,7 +773,8 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
-        let in_check = self.pos.in_check_by_rules() || (self.pos.generals_face() && self.pos.rules().bikjang != Bikjang::Ignored);
+        let in_check =
+            self.pos.in_check_by_rules() || (self.pos.generals_face() && self.pos.rules().bikjang != Bikjang::Ignored);
         let key = self.tt_key();
         let tt = self.shared.tt.probe(key);
         if let Some(e) = tt {
@@ -782,7 +795,11 @@ impl<'a> Worker<'a> {
         alpha = alpha.max(stand_pat);
         let mut moves = if in_check { self.pos.legal_moves() } else { self.pos.legal_captures() };
         if moves.is_empty() {
-            return if in_check && self.pos.legal_moves().is_empty() { self.terminal_without_moves(ply) } else { stand_pat.max(alpha) };
+            return if in_check && self.pos.legal_moves().is_empty() {
+                self.terminal_without_moves(ply)
+            } else {
+                stand_pat.max(alpha)
+            };
         }
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
         let mut scores = self.order(&moves, tt_move, ply.min(MAX_PLY), Move::NONE);
