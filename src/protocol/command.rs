@@ -396,12 +396,15 @@ impl Command {
             Command::Hello(d) => d.handshake().to_string(),
             Command::Debug(on) => format!("debug {}", if *on { "on" } else { "off" }),
             Command::IsReady => "isready".to_string(),
-            Command::SetOption { name, value } => match (dialect, value) {
-                (Dialect::Ucci, Some(v)) => format!("setoption {name} {v}"),
-                (Dialect::Ucci, None) => format!("setoption {name}"),
-                (_, Some(v)) => format!("setoption name {name} value {v}"),
-                (_, None) => format!("setoption name {name}"),
-            },
+            // UCCI's short form cannot carry a name with spaces (or one spelled "name"); such names use the long form.
+            Command::SetOption { name, value } => {
+                match (dialect == Dialect::Ucci && !name.contains(' ') && name != "name", value) {
+                    (true, Some(v)) => format!("setoption {name} {v}"),
+                    (true, None) => format!("setoption {name}"),
+                    (_, Some(v)) => format!("setoption name {name} value {v}"),
+                    (_, None) => format!("setoption name {name}"),
+                }
+            }
             Command::NewGame => if dialect == Dialect::Usi { "usinewgame" } else { "ucinewgame" }.to_string(),
             Command::Position { start, moves } => {
                 let mut line = match (start, dialect) {

@@ -10,6 +10,7 @@ use crate::board::{Move, Notation, Outcome, Position, START_FEN};
 use crate::eval;
 use crate::search::strength::Strength;
 use crate::search::time::{ClockState, TimeBudget};
+use crate::search::tt::TranspositionTable;
 use crate::search::{self, Limits, Listener, Report, ScoreBound, Settings, Shared};
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
@@ -291,7 +292,13 @@ impl Engine {
         if self.pending_hash && self.job.is_none() {
             self.pending_hash = false;
             if self.shared.tt.megabytes() != self.options.hash_mb {
-                self.shared = Arc::new(Shared::new(self.options.hash_mb));
+                match TranspositionTable::try_new(self.options.hash_mb) {
+                    Ok(tt) => self.shared = Arc::new(Shared::with_table(tt)),
+                    Err(e) => {
+                        self.options.hash_mb = self.shared.tt.megabytes();
+                        self.error(&format!("{e}; keeping {} MB", self.options.hash_mb));
+                    }
+                }
             }
         }
     }

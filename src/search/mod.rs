@@ -117,8 +117,13 @@ pub struct Shared {
 
 impl Shared {
     pub fn new(hash_mb: usize) -> Shared {
+        Shared::with_table(TranspositionTable::new(hash_mb))
+    }
+
+    /// Shared state around a table, e.g. one from `TranspositionTable::try_new`.
+    pub fn with_table(tt: TranspositionTable) -> Shared {
         Shared {
-            tt: TranspositionTable::new(hash_mb),
+            tt,
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             ponderhit: AtomicBool::new(false),

@@ -35,7 +35,7 @@ const BUCKET: usize = 4;
 const DEPTH_OFFSET: i32 = 8;
 
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    slots: Box<[Slot]>,
     buckets: usize,
     age: AtomicU8,
 }
@@ -65,12 +65,29 @@ fn unpack(data: u64) -> (Entry, u8) {
 }
 
 impl TranspositionTable {
+    /// A table of about `megabytes`; panics only if even that cannot be allocated (see `try_new`).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let bytes = megabytes.max(1) << 20;
+        TranspositionTable::try_new(megabytes).expect("memory for the transposition table")
+    }
+
+    /// A table of about `megabytes`, or an error if the memory cannot be had. The memory comes zeroed from the
+    /// allocator, so pages are only committed as entries are written.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
+        let bytes = megabytes.max(1).checked_mul(1 << 20).ok_or("hash size overflows")?;
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let mut slots = Vec::new();
-        slots.resize_with(buckets * BUCKET, Slot::default);
-        TranspositionTable { slots, buckets, age: AtomicU8::new(0) }
+        let count = buckets * BUCKET;
+        let layout = std::alloc::Layout::array::<Slot>(count).map_err(|e| e.to_string())?;
+        // SAFETY: `Slot` is two `AtomicU64`s, for which all-zero bytes are a valid value (0), so zeroed memory of
+        // `count` slots is `count` initialised slots; the pointer comes from the global allocator with the layout
+        // of `[Slot; count]`, which is what `Box<[Slot]>` frees it with.
+        let slots = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout) as *mut Slot;
+            if ptr.is_null() {
+                return Err(format!("cannot allocate {megabytes} MB for the hash table"));
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
+        };
+        Ok(TranspositionTable { slots, buckets, age: AtomicU8::new(0) })
     }
 
     /// Size in megabytes.
