@@ -41,6 +41,74 @@ enum Tool {
     Status,
     /// Print the FENs of the 25 start positions.
     Setups,
+    /// Tune the evaluation: generate self-play positions, or fit the weights to them.
+    Tune {
+        #[command(subcommand)]
+        step: TuneStep,
+    },
+    /// Search a fixed set of positions to a fixed depth: the node count is the build's signature.
+    Bench {
+        #[arg(long, default_value_t = janggi::bench::BENCH_DEPTH)]
+        depth: u32,
+    },
+}
+
+#[derive(Subcommand)]
+enum TuneStep {
+    /// Play self-play games and append their quiet positions with results (`fen;result`) to a file.
+    Selfplay {
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Fit the weights to a file of labelled positions and write the Rust source of the weights.
+    Fit {
+        #[arg(long)]
+        data: std::path::PathBuf,
+        #[arg(long, default_value_t = 1000)]
+        epochs: usize,
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        /// Where to write the weights (e.g. src/eval/weights.rs).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+}
+
+fn tune(step: TuneStep) -> Result<(), String> {
+    use janggi::tune::{selfplay, texel};
+    match step {
+        TuneStep::Selfplay { games, nodes, seed, out } => {
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&out)
+                .map_err(|e| format!("{}: {e}", out.display()))?;
+            let n = selfplay::generate(games, nodes, seed, &mut file).map_err(|e| e.to_string())?;
+            eprintln!("{games} games, {n} positions appended to {}", out.display());
+            Ok(())
+        }
+        TuneStep::Fit { data, epochs, rate, out } => {
+            let text = std::fs::read_to_string(&data).map_err(|e| format!("{}: {e}", data.display()))?;
+            let start = janggi::eval::params::Params::default();
+            let (entries, skipped) = texel::load(&text, &start);
+            eprintln!("{} positions ({skipped} lines skipped)", entries.len());
+            let w: Vec<(f64, f64)> = start.w.iter().map(|s| (s.0 as f64, s.1 as f64)).collect();
+            let k = texel::fit_k(&entries, &w);
+            eprintln!("K = {k:.6}, error {:.6}", texel::error(&entries, &w, k));
+            let (params, e) =
+                texel::fit(&entries, &start, k, epochs, rate, |epoch, e| eprintln!("epoch {epoch}: error {e:.6}"));
+            std::fs::write(&out, texel::weights_source(&params)).map_err(|e| format!("{}: {e}", out.display()))?;
+            eprintln!("final error {e:.6}; weights written to {}", out.display());
+            Ok(())
+        }
+    }
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
@@ -62,6 +130,19 @@ fn main() -> ExitCode {
             perft(&variant, &fen, &moves, depth, divide, threads)
         }
         Some(Tool::Status) => janggi::status::run(std::io::stdin().lock(), std::io::stdout().lock()),
+        Some(Tool::Bench { depth }) => {
+            let result =
+                janggi::bench::run(depth, |i, fen, nodes| eprintln!("position {:>2}: {nodes:>10} nodes  {fen}", i + 1));
+            println!("{} nodes {} nps", result.nodes, result.nps());
+            eprintln!(
+                "bench depth {depth}: {} nodes in {:.2} s, {} nodes/s",
+                result.nodes,
+                result.elapsed.as_secs_f64(),
+                result.nps()
+            );
+            Ok(())
+        }
+        Some(Tool::Tune { step }) => tune(step),
         Some(Tool::Setups) => {
             for fen in janggi::board::setups::all_setups() {
                 println!("{fen}");

@@ -692,11 +692,7 @@ impl<'a> Worker<'a> {
                 if score > alpha {
                     alpha = score;
                     if pv_node {
-                        self.pv[ply][0] = m;
-                        let child = self.pv_len[ply + 1];
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply][1..=child].copy_from_slice(&tail[0][..child]);
-                        self.pv_len[ply] = child + 1;
+                        self.update_pv(ply, m);
                     }
                     if score >= beta {
                         if quiet {
@@ -720,6 +716,15 @@ impl<'a> Worker<'a> {
         };
         self.shared.tt.store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
         best
+    }
+
+    /// The principal variation at `ply` becomes `m` followed by the child's.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child = self.pv_len[ply + 1].min(MAX_PLY - ply);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = m;
+        head[ply][1..=child].copy_from_slice(&tail[0][..child]);
+        self.pv_len[ply] = child + 1;
     }
 
     fn has_pieces_beyond_soldiers(&self) -> bool {
@@ -762,6 +767,7 @@ impl<'a> Worker<'a> {
     }
 
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
         self.check_stop();
         if self.stopped {
             return 0;
@@ -827,6 +833,7 @@ impl<'a> Worker<'a> {
                 best_move = m;
                 if score > alpha {
                     alpha = score;
+                    self.update_pv(ply, m);
                     if score >= beta {
                         break;
                     }

@@ -1,0 +1,204 @@
+//! The search: mates, limits, multiple lines, and game ends scored by each rule set.
+
+mod common;
+
+use janggi::board::setups::all_setups;
+use janggi::board::{Move, Notation, Position, Rules};
+use janggi::search::params::MATE_BOUND;
+use janggi::search::time::TimeBudget;
+use janggi::search::{self, Limits, Settings, Shared, Silent, score_to_protocol};
+use std::time::{Duration, Instant};
+
+fn search_fen(fen: &str, rules: Rules, limits: Limits, settings: &Settings) -> search::Outcome {
+    let pos = Position::from_fen(fen, rules).unwrap();
+    search::search(&pos, &limits, settings, &Shared::new(16), &Silent)
+}
+
+/// Forced checkmates (not wins on count), each checked to be a mate in exactly n moves with the reference
+/// implementation's move generator by exhaustive search.
+const MATES: [(u32, &str); 9] = [
+    (1, "1P3kb2/9/4R4/9/6R2/9/9/5K3/8N/9 w - - 0 1"),
+    (1, "4k4/4c4/9/9/N8/9/9/9/9/3K4R w - - 0 1"),
+    (1, "6p2/3R1c3/5k3/9/p8/9/3C5/9/4K4/4n4 w - - 0 1"),
+    (2, "4k4/6r2/4P4/3C5/7R1/9/9/3A5/5K3/9 w - - 0 1"),
+    (2, "7R1/3k5/7p1/9/9/3B5/5R3/9/9/5K3 w - - 0 1"),
+    (2, "3k5/9/9/7N1/9/P4R3/9/4K4/9/5B2b w - - 0 1"),
+    (3, "9/B8/4k4/9/9/9/9/9/1R3K3/9 w - - 0 1"),
+    (3, "9/3ka4/9/9/3N5/p8/9/9/1R2KC3/3A5 w - - 0 1"),
+    (3, "9/3a5/3k5/9/6p2/2R6/2pB5/5K3/9/9 w - - 0 1"),
+];
+
+#[test]
+fn finds_mates_in_one_two_and_three_within_three_seconds() {
+    let three_seconds = || Some(TimeBudget::fixed(Duration::from_secs(3), Duration::ZERO));
+    for (n, fen) in MATES {
+        // Under janggi rules a win on count may come as fast as the mate: either is a forced win in n moves.
+        let start = Instant::now();
+        let out = search_fen(
+            fen,
+            Rules::JANGGI,
+            Limits { mate: Some(n), time: three_seconds(), ..Limits::default() },
+            &Settings::default(),
+        );
+        assert!(start.elapsed() < Duration::from_secs(3), "{fen}");
+        assert_eq!(score_to_protocol(out.score), (true, n as i32), "{fen}: pv {:?}", out.pv);
+        // Where counting decides nothing (janggicasual), the line played out ends in checkmate.
+        let out = search_fen(
+            fen,
+            Rules::CASUAL,
+            Limits { mate: Some(n), time: three_seconds(), ..Limits::default() },
+            &Settings::default(),
+        );
+        assert_eq!(score_to_protocol(out.score), (true, n as i32), "{fen}: pv {:?}", out.pv);
+        let mut pos = Position::from_fen(fen, Rules::CASUAL).unwrap();
+        for m in &out.pv {
+            assert!(pos.is_legal(*m));
+            pos.make_move(*m);
+        }
+        assert_eq!(out.pv.len(), 2 * n as usize - 1, "{fen}: {:?}", out.pv);
+        assert!(pos.legal_moves().is_empty() && pos.in_check(), "{fen}: {:?} is no mate", out.pv);
+    }
+}
+
+#[test]
+fn always_returns_a_legal_move_when_one_exists() {
+    for (i, fen) in all_setups().iter().enumerate().take(10) {
+        for rules in Rules::ALL {
+            let limits = Limits { nodes: Some(200 + 37 * i as u64), ..Limits::default() };
+            let out = search_fen(fen, rules, limits, &Settings::default());
+            let pos = Position::from_fen(fen, rules).unwrap();
+            assert!(out.best.is_some_and(|m| pos.is_legal(m)), "{rules} {fen}");
+        }
+    }
+}
+
+#[test]
+fn respects_depth_nodes_and_movetime() {
+    let fen = janggi::board::START_FEN;
+    let out = search_fen(fen, Rules::JANGGI, Limits { depth: Some(6), ..Limits::default() }, &Settings::default());
+    assert_eq!(out.depth, 6);
+    let out = search_fen(fen, Rules::JANGGI, Limits { nodes: Some(5000), ..Limits::default() }, &Settings::default());
+    assert!(out.nodes <= 5000 + 200, "{} nodes", out.nodes);
+    let start = Instant::now();
+    let limits =
+        Limits { time: Some(TimeBudget::fixed(Duration::from_millis(300), Duration::ZERO)), ..Limits::default() };
+    let out = search_fen(fen, Rules::JANGGI, limits, &Settings::default());
+    let spent = start.elapsed();
+    assert!(spent >= Duration::from_millis(250) && spent < Duration::from_millis(400), "{spent:?}");
+    assert!(out.best.is_some());
+    // Several limits at once: the first reached stops.
+    let limits = Limits {
+        depth: Some(40),
+        nodes: Some(3000),
+        time: Some(TimeBudget::fixed(Duration::from_secs(10), Duration::ZERO)),
+        ..Limits::default()
+    };
+    let out = search_fen(fen, Rules::JANGGI, limits, &Settings::default());
+    assert!(out.nodes <= 3200);
+}
+
+#[test]
+fn multipv_lines_come_best_first_with_different_moves() {
+    let settings = Settings { multipv: 4, ..Settings::default() };
+    let out =
+        search_fen(janggi::board::START_FEN, Rules::JANGGI, Limits { depth: Some(7), ..Limits::default() }, &settings);
+    assert_eq!(out.lines.len(), 4);
+    for pair in out.lines.windows(2) {
+        assert!(pair[0].0 >= pair[1].0, "{:?}", out.lines);
+    }
+    let firsts: std::collections::HashSet<Move> = out.lines.iter().map(|l| l.1[0]).collect();
+    assert_eq!(firsts.len(), 4);
+    assert_eq!(out.best, Some(out.lines[0].1[0]));
+}
+
+#[test]
+fn bikjang_wins_on_count_only_where_the_rule_set_says_so() {
+    // Cho steps onto Han's file; Han's general is walled in by its own elephants, which cannot reach the file,
+    // so only a pass answers the bikjang, and the pass ends the game on count (Cho 9 points, Han 6 + 1.5).
+    let fen = "3bkb3/9/9/9/9/9/P1P6/9/3K5/N8 w - - 0 1";
+    let limits = || Limits { depth: Some(5), ..Limits::default() };
+    let out = search_fen(fen, Rules::JANGGI, limits(), &Settings::default());
+    assert_eq!(out.best, Move::parse("d2e2", Notation::Uci));
+    assert!(out.score >= MATE_BOUND, "a won count: {}", out.score);
+    for rules in [Rules::TRADITIONAL, Rules::MODERN, Rules::CASUAL] {
+        let out = search_fen(fen, rules, limits(), &Settings::default());
+        assert!(out.score < MATE_BOUND, "{rules}: no forced win, {}", out.score);
+    }
+}
+
+#[test]
+fn repetition_is_scored_as_the_rule_set_decides() {
+    // Equal chariots: a third repetition is counted for Han (the komi) in janggi, a draw in janggitraditional,
+    // and janggimodern needs a fourth occurrence.
+    let fen = "9/3k5/9/8r/9/9/R8/9/4K4/9 w - - 0 1";
+    let cycle = ["a4a5", "i7i6", "a5b5", "i6h6", "b5b4", "h6h7", "b4a4", "h7i7"];
+    let moves: Vec<&str> = cycle.iter().chain(cycle[..7].iter()).copied().collect();
+    for (rules, winning) in [(Rules::JANGGI, true), (Rules::TRADITIONAL, false), (Rules::MODERN, false)] {
+        let mut pos = Position::from_fen(fen, rules).unwrap();
+        for m in &moves {
+            pos.make_move(Move::parse(m, Notation::Uci).unwrap());
+        }
+        let limits = Limits { depth: Some(4), ..Limits::default() };
+        let out = search::search(&pos, &limits, &Settings::default(), &Shared::new(16), &Silent);
+        if winning {
+            assert_eq!(out.best, Move::parse("h7i7", Notation::Uci), "{rules}");
+            assert!(out.score >= MATE_BOUND, "{rules}: {}", out.score);
+        } else {
+            assert!(out.score < MATE_BOUND, "{rules}: {}", out.score);
+        }
+    }
+}
+
+#[test]
+fn two_threads_return_a_legal_move_and_search_deeper_than_one() {
+    let fen = "1n1kaabn1/cr2N4/5C1c1/p1pNp3p/9/9/P1PbP1P1P/3r1p3/4A4/R1BA1KB1R b - - 0 1";
+    let limits =
+        || Limits { time: Some(TimeBudget::fixed(Duration::from_millis(500), Duration::ZERO)), ..Limits::default() };
+    let two = search_fen(fen, Rules::JANGGI, limits(), &Settings { threads: 2, ..Settings::default() });
+    let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
+    assert!(two.best.is_some_and(|m| pos.is_legal(m)));
+    assert!(two.depth >= 4);
+}
+
+#[test]
+fn stop_and_ponder_through_the_protocol() {
+    let mut e = common::Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos");
+    // Three tries: the time measured includes the pipe and the scheduler of a busy machine.
+    let fastest = (0..3)
+        .map(|_| {
+            e.send("go infinite");
+            std::thread::sleep(Duration::from_millis(200));
+            let start = Instant::now();
+            e.best_move("stop");
+            start.elapsed()
+        })
+        .min()
+        .unwrap();
+    assert!(fastest <= Duration::from_millis(50), "stop took {fastest:?}");
+
+    e.send("position startpos moves h1g3");
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    let waited = e.read_until_within(Duration::from_millis(700), |l| l.starts_with("bestmove"));
+    assert!(waited.is_none(), "no best move while pondering");
+    let start = Instant::now();
+    let best = e.best_move("ponderhit");
+    assert!(start.elapsed() < Duration::from_millis(1500), "after ponderhit the clock applies");
+    let mut pos = Position::startpos(Rules::JANGGI);
+    pos.make_move(Move::parse("h1g3", Notation::Uci).unwrap());
+    assert!(pos.is_legal(Move::parse(&best, Notation::Uci).unwrap()));
+}
+
+#[test]
+fn skill_levels_still_play_legal_moves() {
+    for skill in [-20, -5, 10] {
+        let mut e = common::Engine::start();
+        e.send("uci");
+        e.send(&format!("setoption name Skill Level value {skill}"));
+        e.send("position startpos");
+        let best = e.best_move("go depth 8");
+        assert!(Position::startpos(Rules::JANGGI).is_legal(Move::parse(&best, Notation::Uci).unwrap()));
+    }
+}
