@@ -13,6 +13,9 @@ struct Cli {
     /// Fix the protocol instead of taking it from the first command (uci, ucci or usi).
     #[arg(long, value_parser = parse_dialect)]
     protocol: Option<Dialect>,
+    /// Switch parts of the search off to measure their worth in matches: tt, pruning, nmp, lmr.
+    #[arg(long, value_parser = janggi::search::Ablation::parse, hide = true)]
+    ablate: Option<janggi::search::Ablation>,
     #[command(subcommand)]
     command: Option<Tool>,
 }
@@ -73,8 +76,12 @@ enum TuneStep {
         data: std::path::PathBuf,
         #[arg(long, default_value_t = 1000)]
         epochs: usize,
-        #[arg(long, default_value_t = 1.0)]
+        /// Step size of the gradient descent.
+        #[arg(long, default_value_t = 30000.0)]
         rate: f64,
+        /// Fit only these terms (comma-separated names from `src/eval/params.rs`); all when absent.
+        #[arg(long, value_delimiter = ',')]
+        terms: Vec<String>,
         /// Where to write the weights (e.g. src/eval/weights.rs).
         #[arg(long)]
         out: std::path::PathBuf,
@@ -82,32 +89,9 @@ enum TuneStep {
 }
 
 fn tune(step: TuneStep) -> Result<(), String> {
-    use janggi::tune::{selfplay, texel};
     match step {
-        TuneStep::Selfplay { games, nodes, seed, out } => {
-            let mut file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&out)
-                .map_err(|e| format!("{}: {e}", out.display()))?;
-            let n = selfplay::generate(games, nodes, seed, &mut file).map_err(|e| e.to_string())?;
-            eprintln!("{games} games, {n} positions appended to {}", out.display());
-            Ok(())
-        }
-        TuneStep::Fit { data, epochs, rate, out } => {
-            let text = std::fs::read_to_string(&data).map_err(|e| format!("{}: {e}", data.display()))?;
-            let start = janggi::eval::params::Params::default();
-            let (entries, skipped) = texel::load(&text, &start);
-            eprintln!("{} positions ({skipped} lines skipped)", entries.len());
-            let w: Vec<(f64, f64)> = start.w.iter().map(|s| (s.0 as f64, s.1 as f64)).collect();
-            let k = texel::fit_k(&entries, &w);
-            eprintln!("K = {k:.6}, error {:.6}", texel::error(&entries, &w, k));
-            let (params, e) =
-                texel::fit(&entries, &start, k, epochs, rate, |epoch, e| eprintln!("epoch {epoch}: error {e:.6}"));
-            std::fs::write(&out, texel::weights_source(&params)).map_err(|e| format!("{}: {e}", out.display()))?;
-            eprintln!("final error {e:.6}; weights written to {}", out.display());
-            Ok(())
-        }
+        TuneStep::Selfplay { games, nodes, seed, out } => janggi::tune::selfplay_to_file(games, nodes, seed, &out),
+        TuneStep::Fit { data, terms, epochs, rate, out } => janggi::tune::fit_file(&data, &terms, epochs, rate, &out),
     }
 }
 
@@ -122,7 +106,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
-            let mut engine = Engine::new(Output::stdout(), cli.protocol);
+            let mut engine = Engine::new(Output::stdout(), cli.protocol).with_ablation(cli.ablate.unwrap_or_default());
             engine.run(std::io::stdin().lock());
             Ok(())
         }

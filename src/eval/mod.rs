@@ -71,15 +71,11 @@ pub fn phase(pos: &Position) -> i32 {
 
 pub fn evaluate_traced<T: Trace>(pos: &Position, params: &Params, trace: &mut T) -> i32 {
     let w = &params.w;
-    let mut total = S::ZERO;
-    for color in Color::BOTH {
-        let side = side_terms(pos, color, w, trace);
-        if color == Color::Cho {
-            total += side;
-        } else {
-            total -= side;
-        }
-    }
+    let (cho, cho_attacks) = side_terms(pos, Color::Cho, w, trace);
+    let (han, han_attacks) = side_terms(pos, Color::Han, w, trace);
+    let mut total = cho - han;
+    total += threat_terms(pos, Color::Cho, &cho_attacks, &han_attacks, w, trace);
+    total -= threat_terms(pos, Color::Han, &han_attacks, &cho_attacks, w, trace);
     let stm_sign = if pos.side_to_move() == Color::Cho { 1 } else { -1 };
     total += w[TEMPO] * stm_sign;
     trace.add(TEMPO, stm_sign);
@@ -88,8 +84,52 @@ pub fn evaluate_traced<T: Trace>(pos: &Position, params: &Params, trace: &mut T)
     value * stm_sign
 }
 
-/// The terms of one side, from that side's point of view.
-fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> S {
+/// What one side's pieces attack, in all and by the kind of the attacker.
+#[derive(Default)]
+struct Attacks {
+    all: Bitboard,
+    by_kind: [Bitboard; 7],
+}
+
+impl Attacks {
+    fn note(&mut self, kind: PieceKind, targets: Bitboard) {
+        self.all |= targets;
+        self.by_kind[kind.index()] |= targets;
+    }
+}
+
+/// Threats against one side's pieces, from that side's point of view: pieces attacked and undefended, and pieces
+/// attacked by a less valuable enemy piece.
+fn threat_terms<T: Trace>(pos: &Position, us: Color, ours: &Attacks, theirs: &Attacks, w: &[S], trace: &mut T) -> S {
+    let sign = if us == Color::Cho { 1 } else { -1 };
+    let mut s = S::ZERO;
+    for kind in PieceKind::ALL.into_iter().skip(1) {
+        let attacked = pos.pieces(us, kind) & theirs.all;
+        if attacked.is_empty() {
+            continue;
+        }
+        let hanging = (attacked & !ours.all).count() as i32;
+        if hanging != 0 {
+            s += w[HANGING + kind.index()] * hanging;
+            trace.add(HANGING + kind.index(), hanging * sign);
+        }
+        let mut lesser = Bitboard::EMPTY;
+        for attacker in PieceKind::ALL.into_iter().skip(1) {
+            if THREAT_RANK[attacker.index()] < THREAT_RANK[kind.index()] {
+                lesser |= theirs.by_kind[attacker.index()];
+            }
+        }
+        let threatened = (attacked & lesser).count() as i32;
+        if threatened != 0 {
+            s += w[THREAT_BY_LESSER + kind.index()] * threatened;
+            trace.add(THREAT_BY_LESSER + kind.index(), threatened * sign);
+        }
+    }
+    s
+}
+
+/// The terms of one side, from that side's point of view, and what its pieces attack.
+fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> (S, Attacks) {
     let sign = if us == Color::Cho { 1 } else { -1 };
     let mut s = S::ZERO;
     let mut add = |s: &mut S, index: usize, count: i32| {
@@ -107,7 +147,9 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> S 
     let enemy_palace = attacks::palace_of(them);
     let mut palace_attacks = [0u8; 90];
     let mut attacked_palace = Bitboard::EMPTY;
-    let mut note_palace = |targets: Bitboard, kind: PieceKind, s: &mut S, add: &mut dyn FnMut(&mut S, usize, i32)| {
+    let mut all = Attacks::default();
+    let mut note = |targets: Bitboard, kind: PieceKind, s: &mut S, add: &mut dyn FnMut(&mut S, usize, i32)| {
+        all.note(kind, targets);
         let hit = targets & enemy_palace;
         if hit.any() {
             add(s, PALACE_ATTACKER + kind.index(), 1);
@@ -133,7 +175,7 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> S 
         }
         let mobility = (targets & !own).count() as usize;
         add(&mut s, MOBILITY_CHARIOT + mobility.min(MOB_CHARIOT - 1), 1);
-        note_palace(targets, PieceKind::Chariot, &mut s, &mut add);
+        note(targets, PieceKind::Chariot, &mut s, &mut add);
         if (Bitboard::file_mask(sq.file().0) & pos.pieces(us, PieceKind::Soldier)).is_empty() {
             add(&mut s, CHARIOT_OPEN_FILE, 1);
         }
@@ -145,7 +187,7 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> S 
         }
         let mobility = (targets & !own).count() as usize;
         add(&mut s, MOBILITY_CANNON + mobility.min(MOB_CANNON - 1), 1);
-        note_palace(targets, PieceKind::Cannon, &mut s, &mut add);
+        note(targets, PieceKind::Cannon, &mut s, &mut add);
         let screens = attacks::chariot_lines(sq, occ, rot) & occ & !cannons;
         if screens.is_empty() {
             add(&mut s, CANNON_NO_SCREEN, 1);
@@ -155,7 +197,7 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> S 
         let targets = attacks::horse(sq, occ);
         let mobility = (targets & !own).count() as usize;
         add(&mut s, MOBILITY_HORSE + mobility.min(MOB_HORSE - 1), 1);
-        note_palace(targets, PieceKind::Horse, &mut s, &mut add);
+        note(targets, PieceKind::Horse, &mut s, &mut add);
         let blocked = (attacks::horse(sq, Bitboard::EMPTY).count() - targets.count()) as i32;
         add(&mut s, HORSE_BLOCKED_LEG, blocked / 2);
     }
@@ -163,19 +205,24 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> S 
         let targets = attacks::elephant(sq, occ, rules.elephant_second_block);
         let mobility = (targets & !own).count() as usize;
         add(&mut s, MOBILITY_ELEPHANT + mobility.min(MOB_ELEPHANT - 1), 1);
-        note_palace(targets, PieceKind::Elephant, &mut s, &mut add);
+        note(targets, PieceKind::Elephant, &mut s, &mut add);
         let blocked = (attacks::elephant(sq, Bitboard::EMPTY, false).count() - targets.count()) as i32;
         add(&mut s, ELEPHANT_BLOCKED_PATH, blocked);
     }
     let soldiers = pos.pieces(us, PieceKind::Soldier);
     for sq in soldiers {
         let targets = attacks::soldier(us, sq, rules.palace_diagonals);
-        note_palace(targets, PieceKind::Soldier, &mut s, &mut add);
+        note(targets, PieceKind::Soldier, &mut s, &mut add);
         let beside = sq.offset(1, 0).is_some_and(|n| soldiers.has(n));
         if beside {
             add(&mut s, SOLDIER_CONNECTED, 1);
         }
     }
+    for sq in pos.pieces(us, PieceKind::Guard) {
+        all.note(PieceKind::Guard, attacks::palace_steps(sq));
+    }
+    let general = pos.general(us);
+    all.note(PieceKind::General, attacks::palace_steps(general));
 
     for sq in attacked_palace {
         let n = palace_attacks[sq.index()].min(3) as usize;
@@ -183,7 +230,6 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> S 
     }
 
     // Our general: a file without own cover in front, and guards beside it.
-    let general = pos.general(us);
     let ahead = Bitboard::file_mask(general.file().0)
         & match us {
             Color::Cho => Bitboard(!((2u128 << general.index()) - 1)),
@@ -194,7 +240,7 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> S 
     }
     let shield = (attacks::palace_steps(general) & pos.pieces(us, PieceKind::Guard)).count() as i32;
     add(&mut s, GUARD_SHIELD, shield);
-    s
+    (s, all)
 }
 
 /// The terms of a position as text, for the `eval` command.

@@ -35,12 +35,16 @@ pub const ELEPHANT_BLOCKED_PATH: usize = HORSE_BLOCKED_LEG + 1;
 pub const CHARIOT_OPEN_FILE: usize = ELEPHANT_BLOCKED_PATH + 1;
 /// A soldier with a soldier of its side beside it.
 pub const SOLDIER_CONNECTED: usize = CHARIOT_OPEN_FILE + 1;
+/// Per piece kind: a piece attacked by the enemy and defended by nothing.
+pub const HANGING: usize = SOLDIER_CONNECTED + 1;
+/// Per piece kind: a piece attacked by an enemy piece of lower value.
+pub const THREAT_BY_LESSER: usize = HANGING + 7;
 /// Having the move.
-pub const TEMPO: usize = SOLDIER_CONNECTED + 1;
+pub const TEMPO: usize = THREAT_BY_LESSER + 7;
 pub const NUM_PARAMS: usize = TEMPO + 1;
 
 /// Name, start and length of every term, for the tuner's output and the `eval` command.
-pub const TERMS: [(&str, usize, usize); 17] = [
+pub const TERMS: [(&str, usize, usize); 19] = [
     ("material", MATERIAL, 7),
     ("pst", PST, 7 * PST_SIZE),
     ("mobility_chariot", MOBILITY_CHARIOT, MOB_CHARIOT),
@@ -56,12 +60,16 @@ pub const TERMS: [(&str, usize, usize); 17] = [
     ("elephant_blocked_path", ELEPHANT_BLOCKED_PATH, 1),
     ("chariot_open_file", CHARIOT_OPEN_FILE, 1),
     ("soldier_connected", SOLDIER_CONNECTED, 1),
+    ("hanging", HANGING, 7),
+    ("threat_by_lesser", THREAT_BY_LESSER, 7),
     ("tempo", TEMPO, 1),
     ("end", NUM_PARAMS, 0),
 ];
 
 /// Phase weight of each piece kind (general, guard, chariot, cannon, horse, elephant, soldier).
 pub const PHASE_WEIGHT: [i32; 7] = [0, 0, 4, 2, 2, 1, 0];
+/// Piece values that decide which attacker is "lesser" for threats.
+pub const THREAT_RANK: [i32; 7] = [100, 2, 6, 5, 4, 3, 1];
 /// The phase of the full armies.
 pub const MAX_PHASE: i32 = 36;
 

@@ -11,7 +11,7 @@ use crate::eval;
 use crate::search::strength::Strength;
 use crate::search::time::{ClockState, TimeBudget};
 use crate::search::tt::TranspositionTable;
-use crate::search::{self, Limits, Listener, Report, ScoreBound, Settings, Shared};
+use crate::search::{self, Ablation, Limits, Listener, Report, ScoreBound, Settings, Shared};
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -114,6 +114,8 @@ pub struct Engine {
     debug: bool,
     /// A `Hash` change that waits for the running search to end.
     pending_hash: bool,
+    /// Search parts switched off for measurements (`--ablate`).
+    ablation: Ablation,
 }
 
 impl Engine {
@@ -130,7 +132,14 @@ impl Engine {
             out,
             debug: false,
             pending_hash: false,
+            ablation: Ablation::default(),
         }
+    }
+
+    /// Switches parts of the search off (for matches that measure what they are worth).
+    pub fn with_ablation(mut self, ablation: Ablation) -> Engine {
+        self.ablation = ablation;
+        self
     }
 
     fn say(&self, msg: Message) {
@@ -412,6 +421,7 @@ impl Engine {
                 self.options.elo,
                 self.position.key(),
             ),
+            ablation: self.ablation,
             ..Settings::default()
         };
         let pos = self.position.clone();

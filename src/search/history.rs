@@ -10,7 +10,15 @@ pub struct History {
     butterfly: Vec<i16>,
     /// [side][previous move's to-point * 90 + previous move's from-point]: the reply that refuted it.
     counters: Vec<Move>,
+    /// [piece-to of a move one or two plies back][piece-to of this move]: how well this move answered that one.
+    continuation: Vec<i16>,
 }
+
+/// A move named by the piece that makes it and its destination (`piece index * 90 + to`); `NO_PIECE_TO` for a
+/// null move or none.
+pub type PieceTo = u16;
+pub const NO_PIECE_TO: PieceTo = u16::MAX;
+const PIECE_TO_COUNT: usize = 14 * 90;
 
 impl History {
     pub fn new() -> History {
@@ -18,6 +26,7 @@ impl History {
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             butterfly: vec![0; 2 * 90 * 90],
             counters: vec![Move::NONE; 2 * 90 * 90],
+            continuation: vec![0; PIECE_TO_COUNT * PIECE_TO_COUNT],
         }
     }
 
@@ -39,21 +48,53 @@ impl History {
         self.butterfly[Self::index(side, m)] as i32
     }
 
-    fn nudge(&mut self, side: Color, m: Move, bonus: i32) {
-        let h = &mut self.butterfly[Self::index(side, m)];
+    /// The continuation history of a move (`to`) after the moves `context` one and two plies back.
+    #[inline(always)]
+    pub fn continuation(&self, context: [PieceTo; 2], to: PieceTo) -> i32 {
+        let mut sum = 0;
+        for c in context {
+            if c != NO_PIECE_TO && to != NO_PIECE_TO {
+                sum += self.continuation[c as usize * PIECE_TO_COUNT + to as usize] as i32;
+            }
+        }
+        sum
+    }
+
+    fn gravity(h: &mut i16, bonus: i32) {
         let v = *h as i32;
         *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
     }
 
-    /// A quiet move caused a cutoff at `depth`: reward it, punish the quiets tried before it.
-    pub fn reward(&mut self, side: Color, best: Move, tried: &[Move], depth: i32, ply: usize, previous: Move) {
-        let bonus = (HISTORY_BONUS_PER_DEPTH * depth).min(HISTORY_BONUS_MAX);
-        self.nudge(side, best, bonus);
-        for &m in tried {
-            if m != best {
-                self.nudge(side, m, -bonus);
+    fn nudge(&mut self, side: Color, m: Move, piece_to: PieceTo, context: [PieceTo; 2], bonus: i32) {
+        Self::gravity(&mut self.butterfly[Self::index(side, m)], bonus);
+        for c in context {
+            if c != NO_PIECE_TO && piece_to != NO_PIECE_TO {
+                Self::gravity(&mut self.continuation[c as usize * PIECE_TO_COUNT + piece_to as usize], bonus);
             }
         }
+    }
+
+    /// A quiet move caused a cutoff at `depth`: reward it, punish the quiets tried before it. Moves come with
+    /// their piece-to names; `context` names the moves one and two plies back.
+    #[allow(clippy::too_many_arguments)]
+    pub fn reward(
+        &mut self,
+        side: Color,
+        best: (Move, PieceTo),
+        tried: &[(Move, PieceTo)],
+        context: [PieceTo; 2],
+        depth: i32,
+        ply: usize,
+        previous: Move,
+    ) {
+        let bonus = (HISTORY_BONUS_PER_DEPTH * depth).min(HISTORY_BONUS_MAX);
+        self.nudge(side, best.0, best.1, context, bonus);
+        for &(m, pt) in tried {
+            if m != best.0 {
+                self.nudge(side, m, pt, context, -bonus);
+            }
+        }
+        let best = best.0;
         let k = &mut self.killers[ply];
         if k[0] != best {
             k[1] = k[0];

@@ -42,11 +42,48 @@ pub struct Settings {
     pub multipv: usize,
     pub strength: Strength,
     pub params: Arc<Params>,
+    pub ablation: Ablation,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { threads: 1, multipv: 1, strength: Strength::full(), params: Arc::new(Params::default()) }
+        Settings {
+            threads: 1,
+            multipv: 1,
+            strength: Strength::full(),
+            params: Arc::new(Params::default()),
+            ablation: Ablation::default(),
+        }
+    }
+}
+
+/// Parts of the search that can be switched off, to measure in matches what each one is worth
+/// (`janggi --ablate tt,pruning,nmp,lmr`). Everything is on by default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ablation {
+    /// No transposition table.
+    pub tt: bool,
+    /// No reverse futility pruning, razoring, futility, late-move or exchange pruning.
+    pub pruning: bool,
+    /// No null-move pruning.
+    pub nmp: bool,
+    /// No late-move reductions.
+    pub lmr: bool,
+}
+
+impl Ablation {
+    pub fn parse(list: &str) -> Result<Ablation, String> {
+        let mut a = Ablation::default();
+        for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match part {
+                "tt" => a.tt = true,
+                "pruning" => a.pruning = true,
+                "nmp" => a.nmp = true,
+                "lmr" => a.lmr = true,
+                other => return Err(format!("unknown search part '{other}' (tt, pruning, nmp, lmr)")),
+            }
+        }
+        Ok(a)
     }
 }
 

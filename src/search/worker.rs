@@ -1,7 +1,7 @@
 //! One search thread: iterative deepening, aspiration windows, principal-variation search with pruning and
 //! reductions, and quiescence. Game ends are scored by the position's rule set.
 
-use super::history::History;
+use super::history::{History, NO_PIECE_TO, PieceTo};
 use super::params::*;
 use super::see::see_ge;
 use super::time::TimeManager;
@@ -83,6 +83,8 @@ pub(super) struct Worker<'a> {
     pv_len: [usize; MAX_PLY + 1],
     evals: [i32; MAX_PLY + 2],
     played: [Move; MAX_PLY + 2],
+    /// The piece-to name of the move played at each ply (for continuation history).
+    played_piece_to: [PieceTo; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
     stopped: bool,
     result: ThreadResult,
@@ -113,6 +115,7 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
             played: [Move::NONE; MAX_PLY + 2],
+            played_piece_to: [NO_PIECE_TO; MAX_PLY + 2],
             root_moves: Vec::new(),
             stopped: false,
             result: ThreadResult { id, ..ThreadResult::default() },
@@ -363,8 +366,24 @@ impl<'a> Worker<'a> {
         if self.pos.last_move().is_some_and(|m| m.is_pass()) { key ^ AFTER_PASS_KEY } else { key }
     }
 
+    /// A move named by its piece and destination.
+    #[inline]
+    fn piece_to(&self, m: Move) -> PieceTo {
+        self.pos.piece_at(m.from()).map_or(NO_PIECE_TO, |p| (p.index() * 90 + m.to().index()) as PieceTo)
+    }
+
+    /// The moves one and two plies before `ply`.
+    #[inline]
+    fn context(&self, ply: usize) -> [PieceTo; 2] {
+        [
+            if ply >= 1 { self.played_piece_to[ply - 1] } else { NO_PIECE_TO },
+            if ply >= 2 { self.played_piece_to[ply - 2] } else { NO_PIECE_TO },
+        ]
+    }
+
     #[inline]
     fn make(&mut self, m: Move, ply: usize) {
+        self.played_piece_to[ply] = self.piece_to(m);
         self.played[ply] = m;
         self.pos.make_move(m);
         self.nodes += 1;
@@ -539,7 +558,8 @@ impl<'a> Worker<'a> {
         let in_check = self.pos.in_check_by_rules();
         let must_break = self.pos.generals_face() && self.pos.rules().bikjang != Bikjang::Ignored;
         let key = self.tt_key();
-        let tt = self.shared.tt.probe(key);
+        let ablation = self.settings.ablation;
+        let tt = if ablation.tt { None } else { self.shared.tt.probe(key) };
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
         if let Some(e) = tt {
             let score = from_tt(e.score, ply);
@@ -565,14 +585,15 @@ impl<'a> Worker<'a> {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
+        let prune = !ablation.pruning;
         if !pv_node && !in_check && !must_break {
             // Reverse futility pruning.
             let margin = if improving { RFP_IMPROVING_MARGIN } else { RFP_MARGIN };
-            if depth <= RFP_MAX_DEPTH && static_eval - margin * depth >= beta && static_eval < MATE_BOUND {
+            if prune && depth <= RFP_MAX_DEPTH && static_eval - margin * depth >= beta && static_eval < MATE_BOUND {
                 return static_eval;
             }
             // Razoring.
-            if depth <= RAZOR_MAX_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
+            if prune && depth <= RAZOR_MAX_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
                 let score = self.quiescence(alpha, beta, ply);
                 if score < alpha {
                     return score;
@@ -580,7 +601,8 @@ impl<'a> Worker<'a> {
             }
             // Null move: hand the move over. With passing legal (the host rule sets) there is no zugzwang; without
             // it, deep null-move cutoffs are verified.
-            if depth >= NMP_MIN_DEPTH
+            if !ablation.nmp
+                && depth >= NMP_MIN_DEPTH
                 && static_eval >= beta
                 && !self.played[ply.saturating_sub(1)].is_none()
                 && self.has_pieces_beyond_soldiers()
@@ -588,6 +610,7 @@ impl<'a> Worker<'a> {
                 let r =
                     NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 self.played[ply] = Move::NONE;
+                self.played_piece_to[ply] = NO_PIECE_TO;
                 self.pos.make_null_move();
                 let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut, false);
                 self.pos.unmake_null_move();
@@ -623,7 +646,8 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
-        let mut quiets_tried: Vec<Move> = Vec::with_capacity(32);
+        let mut quiets_tried: Vec<(Move, PieceTo)> = Vec::with_capacity(32);
+        let context = self.context(ply);
         let reductions = reductions();
         let n = moves.len();
         for i in 0..n {
@@ -632,7 +656,7 @@ impl<'a> Worker<'a> {
             let quiet = !capture;
             let killer = self.history.killers[ply].contains(&m);
 
-            if ply > 0 && best > -MATE_BOUND && !in_check && !must_break {
+            if prune && ply > 0 && best > -MATE_BOUND && !in_check && !must_break {
                 if quiet && !pv_node {
                     // Late move pruning.
                     if depth <= LMP_MAX_DEPTH
@@ -664,11 +688,13 @@ impl<'a> Worker<'a> {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut, pv_node);
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && i > pv_node as usize && quiet && !in_check {
+                if !ablation.lmr && depth >= LMR_MIN_DEPTH && i > pv_node as usize && quiet && !in_check {
                     r = reductions[depth.min(63) as usize][i.min(63)];
                     r += i32::from(!pv_node) + i32::from(!improving) + i32::from(cut);
                     r -= i32::from(killer) + i32::from(gives_check);
-                    r -= self.history.score(side, m) / LMR_HISTORY_DIVISOR;
+                    let history =
+                        self.history.score(side, m) + self.history.continuation(context, self.played_piece_to[ply]);
+                    r -= history / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true, false);
@@ -684,7 +710,7 @@ impl<'a> Worker<'a> {
                 return 0;
             }
             if quiet {
-                quiets_tried.push(m);
+                quiets_tried.push((m, self.played_piece_to[ply]));
             }
             if score > best {
                 best = score;
@@ -696,7 +722,8 @@ impl<'a> Worker<'a> {
                     }
                     if score >= beta {
                         if quiet {
-                            self.history.reward(side, m, &quiets_tried, depth, ply, previous);
+                            let best = (m, self.played_piece_to[ply]);
+                            self.history.reward(side, best, &quiets_tried, context, depth, ply, previous);
                         }
                         break;
                     }
@@ -714,7 +741,9 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+        if !ablation.tt {
+            self.shared.tt.store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+        }
         best
     }
 
@@ -745,6 +774,7 @@ impl<'a> Worker<'a> {
     ) -> [i32; crate::board::moves::MAX_MOVES] {
         let mut scores = [0i32; crate::board::moves::MAX_MOVES];
         let side = self.pos.side_to_move();
+        let context = self.context(ply);
         let counter = self.history.counter(side, previous);
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if m == tt_move {
@@ -760,7 +790,7 @@ impl<'a> Worker<'a> {
             } else if m == counter {
                 1 << 26
             } else {
-                self.history.score(side, m)
+                self.history.score(side, m) + self.history.continuation(context, self.piece_to(m))
             };
         }
         scores
@@ -782,7 +812,7 @@ impl<'a> Worker<'a> {
         let in_check =
             self.pos.in_check_by_rules() || (self.pos.generals_face() && self.pos.rules().bikjang != Bikjang::Ignored);
         let key = self.tt_key();
-        let tt = self.shared.tt.probe(key);
+        let tt = if self.settings.ablation.tt { None } else { self.shared.tt.probe(key) };
         if let Some(e) = tt {
             let score = from_tt(e.score, ply);
             let fits = match e.bound {
@@ -841,7 +871,9 @@ impl<'a> Worker<'a> {
             }
         }
         let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand_pat }, 0, bound);
+        if !self.settings.ablation.tt {
+            self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand_pat }, 0, bound);
+        }
         best
     }
 }

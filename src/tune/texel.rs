@@ -1,6 +1,8 @@
 //! Texel tuning: fit the evaluation weights to game results. The evaluation is linear in its weights (each term
 //! contributes coefficient x weight, blended by the game phase), so every position is reduced once to its
-//! coefficients and the mean squared error between sigmoid(K * eval) and the result is minimised with Adam.
+//! coefficients and the mean squared error between sigmoid(K * eval) and the result is minimised by gradient
+//! descent with momentum. Plain (not per-weight normalised) steps matter here: a weight that few positions use
+//! gets a small gradient and so stays near its start instead of being fitted to noise.
 
 use crate::board::{Position, Rules};
 use crate::eval::params::{MAX_PHASE, NUM_PARAMS, Params, TERMS};
@@ -65,15 +67,23 @@ pub fn fit_k(entries: &[Entry], w: &[(f64, f64)]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Indices the fit leaves alone: the general's material (always one each, so it cancels).
-fn frozen(index: usize) -> bool {
-    index == crate::eval::params::MATERIAL
+/// Which weights the fit may change: the terms named (all when empty), never the general's material (always
+/// one each, so it cancels).
+pub fn free_mask(terms: &[String]) -> Vec<bool> {
+    (0..NUM_PARAMS)
+        .map(|i| {
+            let (name, _) = Params::term_of(i);
+            i != crate::eval::params::MATERIAL && (terms.is_empty() || terms.iter().any(|t| t == name))
+        })
+        .collect()
 }
 
-/// Runs Adam for `epochs` full passes and returns the fitted weights (rounded) and the final error.
+/// Runs `epochs` full passes of gradient descent over the weights marked free and returns the fitted weights (rounded) and
+/// the final error.
 pub fn fit(
     entries: &[Entry],
     start: &Params,
+    free: &[bool],
     k: f64,
     epochs: usize,
     rate: f64,
@@ -81,8 +91,7 @@ pub fn fit(
 ) -> (Params, f64) {
     let mut w: Vec<(f64, f64)> = start.w.iter().map(|s| (s.0 as f64, s.1 as f64)).collect();
     let mut m = vec![(0.0, 0.0); NUM_PARAMS];
-    let mut v = vec![(0.0, 0.0); NUM_PARAMS];
-    let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
+    const MOMENTUM: f64 = 0.9;
     let n = entries.len().max(1) as f64;
     for epoch in 1..=epochs {
         let grad = entries
@@ -110,20 +119,14 @@ pub fn fit(
                     a
                 },
             );
-        let t = epoch as i32;
         for i in 0..NUM_PARAMS {
-            if frozen(i) {
+            if !free[i] {
                 continue;
             }
-            let step = |g: f64, mi: &mut f64, vi: &mut f64, wi: &mut f64| {
-                *mi = beta1 * *mi + (1.0 - beta1) * g;
-                *vi = beta2 * *vi + (1.0 - beta2) * g * g;
-                let mhat = *mi / (1.0 - beta1.powi(t));
-                let vhat = *vi / (1.0 - beta2.powi(t));
-                *wi -= rate * mhat / (vhat.sqrt() + eps);
-            };
-            step(grad[i].0, &mut m[i].0, &mut v[i].0, &mut w[i].0);
-            step(grad[i].1, &mut m[i].1, &mut v[i].1, &mut w[i].1);
+            m[i].0 = MOMENTUM * m[i].0 + grad[i].0;
+            m[i].1 = MOMENTUM * m[i].1 + grad[i].1;
+            w[i].0 -= rate * m[i].0;
+            w[i].1 -= rate * m[i].1;
         }
         if epoch % 50 == 0 || epoch == epochs {
             log(epoch, error(entries, &w, k));
