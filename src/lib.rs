@@ -1,7 +1,9 @@
 //! janggi: a Janggi (Korean chess) engine that speaks the protocols of Fairy-Stockfish hosts.
 
+pub mod analyze;
 pub mod board;
 pub mod eval;
+pub mod matches;
 pub mod perft;
 pub mod protocol;
 pub mod search;
