@@ -215,13 +215,14 @@ fn a_hanging_engine_loses_on_time_or_by_stalling() {
 fn sprt_stops_the_match_when_decided() {
     let dir = workdir("sprt");
     config(&dir, &format!("[[engine]]\nname = \"crash\"\n{}", fake("crash", 1)));
+    // Against [0, 200] Elo a clean sweep decides after 8 games (fishtest's LLR reaches 2.94 there).
     let out =
-        run(&dir, &["--engines", "janggi,crash", "--games", "50", "--depth", "2", "--sprt", "0,50", "--pgn", "s.pgn"]);
+        run(&dir, &["--engines", "janggi,crash", "--games", "50", "--depth", "2", "--sprt", "0,200", "--pgn", "s.pgn"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let table = stdout(&out);
     assert!(table.contains("H1 accepted"), "{table}");
     assert!(table.contains("LLR"), "{table}");
-    assert!(games(&dir.join("s.pgn")).len() < 5);
+    assert_eq!(games(&dir.join("s.pgn")).len(), 8);
 }
 
 #[test]

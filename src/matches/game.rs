@@ -257,10 +257,12 @@ pub fn play(
                     break 'game forfeit(side, Termination::Crash, format!("{} disconnects: {why}", side_name(side)));
                 }
                 Err(Failure::Stalled) => {
-                    thinking += timeout;
+                    // The wait for the late answer is the engine's time too, not the runner's.
+                    let stopping = Instant::now();
                     if !engine.stop_after_timeout() {
                         players[side.index()].discard();
                     }
+                    thinking += timeout + stopping.elapsed();
                     break 'game match allowed {
                         Some(t) => forfeit(
                             side,

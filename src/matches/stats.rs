@@ -2,8 +2,8 @@
 //! probability ratio test that stops a match once it has shown which of two Elo hypotheses holds.
 //!
 //! All formulas use the per-game score variance (trinomial: wins, draws, losses) with the normal
-//! approximation, as cutechess-cli does for Elo and LOS. The SPRT is the generalised SPRT of fishtest
-//! (Michel Van den Bergh's approximation, fishtest's `LLR_alt2`) with the logistic Elo model.
+//! approximation, as cutechess-cli does for Elo and LOS. The SPRT is fishtest's generalised SPRT (Michel Van
+//! den Bergh's multinomial maximum-likelihood form) over the trinomial results, with the logistic Elo model.
 
 /// The 97.5% quantile of the standard normal distribution (two-sided 95% interval).
 pub const Z_95: f64 = 1.959_963_984_540_054;
@@ -126,6 +126,29 @@ impl Tally {
     }
 }
 
+/// The distribution closest to `observed` (by likelihood) whose mean score is `mean`: p_i / (1 + x (a_i - mean))
+/// with x solving sum p_i (a_i - mean) / (1 + x (a_i - mean)) = 0, found by bisection (the sum falls as x
+/// grows). `mean` must lie strictly between the lowest and highest score.
+fn most_likely_with_mean(observed: &[(f64, f64); 3], mean: f64) -> [f64; 3] {
+    const ITERATIONS: usize = 200;
+    let deviations = observed.map(|(a, _)| a - mean);
+    let (lowest, highest) = (deviations[0], deviations[2]);
+    // 1 + x d > 0 for every deviation d: x lies strictly between -1/highest and -1/lowest.
+    const INSIDE: f64 = 1.0 - 1e-12;
+    let (mut lo, mut hi) = (-INSIDE / highest, -INSIDE / lowest);
+    let g = |x: f64| observed.iter().zip(&deviations).map(|((_, p), d)| p * d / (1.0 + x * d)).sum::<f64>();
+    for _ in 0..ITERATIONS {
+        let mid = 0.5 * (lo + hi);
+        if g(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let x = 0.5 * (lo + hi);
+    [0, 1, 2].map(|i| observed[i].1 / (1.0 + x * deviations[i]))
+}
+
 /// The parameters of a sequential probability ratio test: H0 "the Elo difference is elo0" against H1
 /// "it is elo1", with error rates alpha (accepting H1 wrongly) and beta (accepting H0 wrongly).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -164,21 +187,21 @@ impl Sprt {
         ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
-    /// The log-likelihood ratio of H1 against H0 given the games so far: the GSPRT approximation
-    /// N (s1 - s0) (2 s - s0 - s1) / (2 var) with s0, s1 the scores of elo0 and elo1 (logistic model) and s, var
-    /// the mean and variance of a game's score. As in fishtest, a count of zero is replaced by `REGULARIZE` so that
-    /// a clean sweep (zero variance) still gives evidence.
+    /// The generalised log-likelihood ratio of H1 against H0 given the games so far (fishtest's `LLR`): the
+    /// observed distribution of game scores (0, 1/2, 1) is compared with the most likely distributions whose mean
+    /// is s0 and s1, the scores of elo0 and elo1 in the logistic model. As in fishtest, a count of zero is taken as
+    /// `REGULARIZE`, so a clean sweep still counts, and a single game cannot decide anything.
     pub fn llr(&self, t: &Tally) -> f64 {
         if t.games() == 0 {
             return 0.0;
         }
         let reg = |c: u32| if c == 0 { REGULARIZE } else { f64::from(c) };
-        let (w, l, d) = (reg(t.wins), reg(t.losses), reg(t.draws));
-        let n = w + l + d;
-        let s = (w + 0.5 * d) / n;
-        let var = (w * (1.0 - s).powi(2) + l * s.powi(2) + d * (0.5 - s).powi(2)) / n;
+        let counts = [(0.0, reg(t.losses)), (0.5, reg(t.draws)), (1.0, reg(t.wins))];
+        let n: f64 = counts.iter().map(|c| c.1).sum();
+        let observed = counts.map(|(a, c)| (a, c / n));
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        let (p0, p1) = (most_likely_with_mean(&observed, s0), most_likely_with_mean(&observed, s1));
+        n * observed.iter().zip(p0.iter().zip(&p1)).map(|((_, p), (q0, q1))| p * (q1 / q0).ln()).sum::<f64>()
     }
 
     pub fn decision(&self, t: &Tally) -> Decision {
@@ -261,26 +284,30 @@ mod tests {
         let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
         let (low, high) = sprt.bounds();
         assert!(close(low, -2.944_439, 1e-6) && close(high, 2.944_439, 1e-6));
-        // 520 wins, 480 losses, 1000 draws; computed independently in python:
-        // s = 0.51, var = (520*.49^2 + 480*.51^2 + 1000*.01^2)/2000 = 0.1249,
-        // s0 = 0.5, s1 = 1/(1+10^(-10/400)) = 0.514387..., LLR = 2000*(s1-s0)*(2s-s0-s1)/(2 var) = 0.646538.
-        let t = Tally { wins: 520, losses: 480, draws: 1000 };
-        assert!(close(t.variance(), 0.1249, 1e-9));
-        assert!(close(sprt.llr(&t), 0.646_538, 1e-5), "{}", sprt.llr(&t));
-        assert_eq!(sprt.decision(&t), Decision::Continue);
-        // Same formula in python: 700-500-800 gives 8.3507 (H1), 480-520-1000 gives -3.9610 (H0), and
-        // 520-480-1000 against [-5, 5] gives 2.3043.
-        let strong = Tally { wins: 700, losses: 500, draws: 800 };
-        assert!(close(sprt.llr(&strong), 8.350_69, 1e-4));
-        assert_eq!(sprt.decision(&strong), Decision::AcceptH1);
-        let weak = Tally { wins: 480, losses: 520, draws: 1000 };
-        assert!(close(sprt.llr(&weak), -3.961_05, 1e-4));
-        assert_eq!(sprt.decision(&weak), Decision::AcceptH0);
-        let centred = Sprt::new(-5.0, 5.0, 0.05, 0.05).unwrap();
-        assert!(close(centred.llr(&t), 2.304_27, 1e-4));
-        // A sweep has no variance; regularised, three straight wins already accept H1 (and three losses H0).
-        assert_eq!(sprt.decision(&Tally { wins: 3, losses: 0, draws: 0 }), Decision::AcceptH1);
-        assert_eq!(sprt.decision(&Tally { wins: 0, losses: 3, draws: 0 }), Decision::AcceptH0);
+        // Reference values from an independent python implementation of fishtest's LLR (bisection for the
+        // constrained maximum-likelihood distributions, zero counts taken as 0.001).
+        let cases = [
+            ((520, 480, 1000), (0.0, 10.0), 0.646_075),
+            ((700, 500, 800), (0.0, 10.0), 8.225_139),
+            ((480, 520, 1000), (0.0, 10.0), -3.955_299),
+            ((520, 480, 1000), (-5.0, 5.0), 2.302_109),
+            ((60, 40, 0), (0.0, 10.0), 0.534_236),
+            ((1, 0, 0), (0.0, 20.0), 0.055_905),
+            ((100, 0, 0), (0.0, 20.0), 5.590_867),
+            ((0, 100, 0), (0.0, 20.0), -5.922_059),
+        ];
+        for ((wins, losses, draws), (elo0, elo1), expected) in cases {
+            let t = Tally { wins, losses, draws };
+            let llr = Sprt::new(elo0, elo1, 0.05, 0.05).unwrap().llr(&t);
+            assert!(close(llr, expected, 1e-5), "{t:?} [{elo0}, {elo1}]: {llr} vs {expected}");
+        }
+        assert_eq!(sprt.decision(&Tally { wins: 520, losses: 480, draws: 1000 }), Decision::Continue);
+        assert_eq!(sprt.decision(&Tally { wins: 700, losses: 500, draws: 800 }), Decision::AcceptH1);
+        assert_eq!(sprt.decision(&Tally { wins: 480, losses: 520, draws: 1000 }), Decision::AcceptH0);
+        // A few straight wins prove nothing yet; a long sweep does.
+        assert_eq!(sprt.decision(&Tally { wins: 3, losses: 0, draws: 0 }), Decision::Continue);
+        let wide = Sprt::new(0.0, 20.0, 0.05, 0.05).unwrap();
+        assert_eq!(wide.decision(&Tally { wins: 100, losses: 0, draws: 0 }), Decision::AcceptH1);
         assert_eq!(sprt.llr(&Tally::default()), 0.0);
         assert!(Sprt::new(5.0, 0.0, 0.05, 0.05).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.0, 0.05).is_err());
