@@ -207,12 +207,12 @@ pub fn parse_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
         let mut line = raw.trim_end_matches('\r');
-        if let Some(start) = comment_from {
+        // Inside a comment that began on an earlier line: skip to its end.
+        if comment_from.is_some() {
             match line.find('}') {
                 Some(end) => {
                     line = &line[end + 1..];
                     comment_from = None;
-                    let _ = start;
                 }
                 None => continue,
             }
@@ -260,6 +260,8 @@ pub fn parse_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                     variation_depth = variation_depth.saturating_sub(1);
                     rest = &rest[1..];
                 }
+                // A stray closing brace is skipped like whitespace.
+                '}' => rest = &rest[1..],
                 _ => {
                     let end = rest.find(|ch: char| ch.is_whitespace() || "{};()".contains(ch)).unwrap_or(rest.len());
                     let token = &rest[..end];
@@ -329,6 +331,18 @@ mod tests {
     use crate::matches::game::Termination;
     use std::time::Duration;
 
+    proptest::proptest! {
+        #[test]
+        fn the_reader_never_panics(text in "[\\[\\]{}();%$0-9a-j. \"\n\\\\/*@+!?#-]{0,300}|\\PC{0,100}") {
+            if let Ok(games) = parse_games(&text) {
+                for g in games {
+                    let _ = g.replay();
+                }
+            }
+            let _ = crate::matches::openings::parse_line(&text, Rules::JANGGI);
+        }
+    }
+
     #[test]
     fn dates() {
         assert_eq!(date_tag(SystemTime::UNIX_EPOCH), "1970.01.01");
@@ -384,6 +398,8 @@ mod tests {
         assert!(games[0].replay().is_ok());
         assert!(parse_games("[Event \"x\"]\n\n1. h1g3 {never closed").is_err());
         assert!(parse_games("[Event x]\n").is_err());
+        // A stray closing brace once made the reader loop forever.
+        assert_eq!(parse_games("1. h1g3 } e9e9 *").unwrap()[0].moves, vec!["h1g3", "e9e9"]);
         let bad = parse_games("1. h1h9 *").unwrap();
         assert!(bad[0].replay().unwrap_err().contains("ply 1 'h1h9'"));
     }
