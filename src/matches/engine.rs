@@ -28,6 +28,10 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 const EVENT_QUEUE: usize = 4096;
 /// How often a wait looks at the abort flag.
 const ABORT_POLL: Duration = Duration::from_millis(50);
+/// An engine whose output closed usually exits at once; this long is waited for its exit status.
+const EXIT_STATUS_WAIT: Duration = Duration::from_millis(200);
+/// How often a wait for a process to exit looks again.
+const EXIT_POLL: Duration = Duration::from_millis(5);
 
 /// What the reader thread sees.
 enum Event {
@@ -351,14 +355,14 @@ impl EngineProcess {
 
     /// The failure for an engine whose output closed: its exit status if it has one by now.
     fn closed(&mut self) -> Failure {
-        let deadline = Instant::now() + Duration::from_millis(200);
+        let deadline = Instant::now() + EXIT_STATUS_WAIT;
         loop {
             match self.child.try_wait() {
                 Ok(Some(status)) => {
                     self.reaped = true;
                     return Failure::Crashed(format!("engine exited ({status})"));
                 }
-                Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+                Ok(None) if Instant::now() < deadline => std::thread::sleep(EXIT_POLL),
                 _ => return Failure::Crashed("engine closed its output".into()),
             }
         }
@@ -445,7 +449,7 @@ impl EngineProcess {
                 self.reaped = true;
                 return;
             }
-            std::thread::sleep(Duration::from_millis(5));
+            std::thread::sleep(EXIT_POLL);
         }
     }
 }

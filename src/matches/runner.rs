@@ -352,7 +352,12 @@ pub fn run(settings: &MatchSettings, resume: bool) -> Result<MatchReport, String
             scope.spawn(move || worker(settings, pending, next, stop, tx));
         }
         drop(tx);
+        let mut decided = false;
         for record in rx {
+            if decided {
+                // The SPRT decided on the games before this one: the result stands as it was then.
+                continue;
+            }
             let text = pgn::format_game(&record, &settings.event, &tc_tag);
             if let Err(e) = pgn::append(&settings.pgn, &text) {
                 error.get_or_insert(format!("cannot write '{}': {e}", settings.pgn.display()));
@@ -387,6 +392,7 @@ pub fn run(settings: &MatchSettings, resume: bool) -> Result<MatchReport, String
                 let decision = sprt.decision(&t);
                 report.sprt = Some((sprt, sprt.llr(&t), decision));
                 if decision != Decision::Continue {
+                    decided = true;
                     progress.line(&format!("SPRT decided after {} games: {}", t.games(), decision_text(decision)));
                     stop.store(true, Ordering::SeqCst);
                     ABORT.store(true, Ordering::SeqCst);
