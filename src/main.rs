@@ -1,11 +1,15 @@
 //! The `janggi` command: with no subcommand, the protocol loop on stdin/stdout; otherwise a tool.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
+use janggi::analyze::{self, AnalyzeOptions};
 use janggi::board::{Move, Notation, Position, Rules, START_FEN};
+use janggi::matches::config::{Config, DEFAULT_CONFIG, Preset, SprtEntry};
+use janggi::matches::runner;
 use janggi::protocol::Dialect;
 use janggi::protocol::engine::{Engine, Output};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(name = "janggi", version, about = "A Janggi (Korean chess) engine for UCI, UCCI and USI hosts")]
@@ -54,6 +58,10 @@ enum Tool {
         #[arg(long, default_value_t = janggi::bench::BENCH_DEPTH)]
         depth: u32,
     },
+    /// Play configured engines against each other, every move refereed by our rules (see engines.toml).
+    Match(MatchArgs),
+    /// Analyse positions (FEN or EPD lines) or PGN games; one JSON line per position or game on stdout.
+    Analyze(AnalyzeArgs),
 }
 
 #[derive(Subcommand)]
@@ -95,6 +103,93 @@ fn tune(step: TuneStep) -> Result<(), String> {
     }
 }
 
+/// `janggi match`: every flag overrides the preset's value.
+#[derive(Args)]
+struct MatchArgs {
+    /// A preset of the config ([preset.NAME]); without one, [preset.default] or the built-in defaults.
+    preset: Option<String>,
+    #[arg(long, default_value = DEFAULT_CONFIG)]
+    config: PathBuf,
+    /// The engines to play, by name: two for a match, more for a round robin.
+    #[arg(long, value_delimiter = ',')]
+    engines: Option<Vec<String>>,
+    #[arg(long)]
+    games: Option<u32>,
+    /// Clock: BASE+INC in seconds, e.g. 10+0.1.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Fixed time per move in milliseconds (instead of a clock).
+    #[arg(long)]
+    movetime: Option<u64>,
+    #[arg(long)]
+    depth: Option<u32>,
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Games played at once.
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// `setups` (the 25 start positions) or a file of FEN or EPD lines; each is played with both colours.
+    #[arg(long)]
+    openings: Option<String>,
+    #[arg(long)]
+    variant: Option<String>,
+    /// The PGN file that every finished game is appended to.
+    #[arg(long)]
+    pgn: Option<String>,
+    /// Stop when the SPRT of ELO0 against ELO1 (alpha = beta = 0.05) decides.
+    #[arg(long, value_parser = parse_sprt)]
+    sprt: Option<SprtEntry>,
+    /// Continue the match whose games are already in the PGN file.
+    #[arg(long)]
+    resume: bool,
+}
+
+/// `janggi analyze`.
+#[derive(Args)]
+struct AnalyzeArgs {
+    /// Input file (standard input when absent): FEN or EPD lines, or PGN with --pgn.
+    file: Option<PathBuf>,
+    /// Analyse with this engine of the config instead of the built-in search.
+    #[arg(long)]
+    engine: Option<String>,
+    #[arg(long, default_value = DEFAULT_CONFIG)]
+    config: PathBuf,
+    /// The input is PGN: every position of every game is analysed and each move judged.
+    #[arg(long)]
+    pgn: bool,
+    /// The rule set of FEN and EPD input.
+    #[arg(long, default_value = "janggi")]
+    variant: String,
+    /// Search depth (the default limit is depth 12).
+    #[arg(long)]
+    depth: Option<u32>,
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Time per position in milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Lines to report per position (a `lines` list in the output).
+    #[arg(long, default_value_t = 1)]
+    multipv: usize,
+    /// Positions analysed in parallel.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Hash table size per search in MB (built-in search).
+    #[arg(long, default_value_t = analyze::DEFAULT_HASH_MB)]
+    hash: usize,
+    /// Centipawns lost against the best move that mark a blunder (PGN input).
+    #[arg(long, default_value_t = analyze::DEFAULT_BLUNDER_CP)]
+    blunder: i32,
+}
+
+fn parse_sprt(s: &str) -> Result<SprtEntry, String> {
+    let bad = || format!("bad SPRT '{s}': write ELO0,ELO1, e.g. 0,10");
+    let (a, b) = s.split_once(',').ok_or_else(bad)?;
+    let elo0 = a.trim().parse().map_err(|_| bad())?;
+    let elo1 = b.trim().parse().map_err(|_| bad())?;
+    Ok(SprtEntry { elo0, elo1, alpha: None, beta: None })
+}
+
 fn parse_dialect(s: &str) -> Result<Dialect, String> {
     Dialect::by_name(s).ok_or_else(|| format!("unknown protocol '{s}' (uci, ucci or usi)"))
 }
@@ -133,14 +228,90 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
+        Some(Tool::Match(args)) => return exit(run_match(args)),
+        Some(Tool::Analyze(args)) => return exit(run_analyze(args)),
     };
+    exit(result.map(|()| ExitCode::SUCCESS))
+}
+
+fn exit(result: Result<ExitCode, String>) -> ExitCode {
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+fn run_match(args: MatchArgs) -> Result<ExitCode, String> {
+    let config = Config::load(&args.config).map_err(|e| e.to_string())?;
+    let flags = Preset {
+        engines: args.engines,
+        variant: args.variant,
+        games: args.games,
+        concurrency: args.concurrency,
+        tc: args.tc,
+        movetime: args.movetime,
+        depth: args.depth,
+        nodes: args.nodes,
+        openings: args.openings,
+        pgn: args.pgn,
+        sprt: args.sprt,
+        ..Preset::default()
+    };
+    let settings = config.resolve(args.preset.as_deref(), &flags).map_err(|e| e.to_string())?;
+    let report = runner::run(&settings, args.resume)?;
+    print!("{}", runner::format_report(&settings, &report));
+    Ok(if report.interrupted { ExitCode::from(runner::INTERRUPTED_EXIT) } else { ExitCode::SUCCESS })
+}
+
+fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
+    let rules = Rules::by_name(&args.variant).ok_or_else(|| format!("unknown variant '{}'", args.variant))?;
+    let engine = match &args.engine {
+        None => None,
+        Some(name) => {
+            let config = Config::load(&args.config).map_err(|e| e.to_string())?;
+            Some(config.engine(name).map_err(|e| e.to_string())?.clone())
+        }
+    };
+    if args.multipv == 0 || args.threads == 0 {
+        return Err("--multipv and --threads must be at least 1".into());
+    }
+    let opts = AnalyzeOptions {
+        engine,
+        rules,
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        multipv: args.multipv,
+        threads: args.threads,
+        hash_mb: args.hash.max(1),
+        blunder_cp: args.blunder,
+    }
+    .with_default_limit();
+    let mut out = std::io::stdout().lock();
+    let all_ok = if args.pgn {
+        let bytes = match &args.file {
+            Some(path) => std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?,
+            None => {
+                let mut buf = Vec::new();
+                std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf)
+                    .map_err(|e| format!("cannot read standard input: {e}"))?;
+                buf
+            }
+        };
+        analyze::analyze_games(&opts, &String::from_utf8_lossy(&bytes), &mut out)?
+    } else {
+        match &args.file {
+            Some(path) => {
+                let file = std::fs::File::open(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+                analyze::analyze_positions(&opts, std::io::BufReader::new(file), &mut out)?
+            }
+            None => analyze::analyze_positions(&opts, std::io::BufReader::new(std::io::stdin()), &mut out)?,
+        }
+    };
+    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 fn perft(variant: &str, fen: &str, moves: &[String], depth: u32, divide: bool, threads: usize) -> Result<(), String> {

@@ -1,0 +1,522 @@
+//! `janggi analyze`: scripted analysis. Positions (FEN or EPD lines) or PGN games go in; JSON lines come out,
+//! one per position or one per game with a per-move list marking blunders. Our engine searches in-process by
+//! default; any engine of `engines.toml` can be used instead, driven as the match runner drives it.
+
+use crate::board::{Color, Move, Notation, Outcome, Position, Rules};
+use crate::matches::config::EngineSpec;
+use crate::matches::engine::{EngineProcess, Failure, Reply};
+use crate::matches::openings;
+use crate::matches::pgn;
+use crate::protocol::command::{Command, Go, StartPosition};
+use crate::protocol::message::Score;
+use crate::search::time::TimeBudget;
+use crate::search::{self, Limits, Settings, Shared, Silent};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The depth searched when no limit is given: about a tenth of a second per position with our engine.
+pub const DEFAULT_DEPTH: u32 = 12;
+pub const DEFAULT_HASH_MB: usize = 16;
+/// A move that loses this many centipawns against the best move is marked as a blunder.
+pub const DEFAULT_BLUNDER_CP: i32 = 200;
+/// Scores are clamped to this many centipawns before losses are computed, and mates count as this much: a move
+/// from "mate in 5" to "+15 pawns" is no blunder.
+pub const CLAMP_CP: i32 = 1000;
+/// An external engine gets this long beyond its limit before it is deemed hung (or this long for depth/nodes).
+const EXTERNAL_GRACE: Duration = Duration::from_secs(60);
+
+/// What to analyse and how.
+#[derive(Clone, Debug)]
+pub struct AnalyzeOptions {
+    /// An engine from the config; `None` searches in-process.
+    pub engine: Option<EngineSpec>,
+    /// The rule set for FEN input (PGN games carry their own `Variant`).
+    pub rules: Rules,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub multipv: usize,
+    /// Positions analysed at once.
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub blunder_cp: i32,
+}
+
+impl Default for AnalyzeOptions {
+    fn default() -> Self {
+        AnalyzeOptions {
+            engine: None,
+            rules: Rules::JANGGI,
+            depth: None,
+            nodes: None,
+            movetime: None,
+            multipv: 1,
+            threads: 1,
+            hash_mb: DEFAULT_HASH_MB,
+            blunder_cp: DEFAULT_BLUNDER_CP,
+        }
+    }
+}
+
+/// One position to analyse: a start and the moves played from it (so that engines see the game's history).
+#[derive(Clone, Debug)]
+struct Job {
+    start: String,
+    moves: Vec<Move>,
+    rules: Rules,
+}
+
+/// The result of analysing one position.
+#[derive(Clone, Debug)]
+struct Analysis {
+    fen: String,
+    side: Color,
+    best: Option<Move>,
+    score: Score,
+    depth: u32,
+    nodes: u64,
+    pv: Vec<Move>,
+    /// Every MultiPV line (best first).
+    lines: Vec<(Score, Vec<Move>)>,
+    time: Duration,
+    /// For a position where the game is over: the outcome and the reason.
+    over: Option<(Outcome, &'static str)>,
+}
+
+fn score_json(s: Score) -> Value {
+    match s {
+        Score::Cp(cp) => json!({ "cp": cp }),
+        Score::Mate(n) => json!({ "mate": n }),
+    }
+}
+
+fn moves_json(moves: &[Move]) -> Value {
+    Value::Array(moves.iter().map(|m| Value::String(m.display(Notation::Uci).to_string())).collect())
+}
+
+/// A score as clamped centipawns (mates count as the clamp).
+fn clamped(s: Score) -> i32 {
+    match s {
+        Score::Cp(cp) => cp.clamp(-CLAMP_CP, CLAMP_CP),
+        Score::Mate(n) if n > 0 => CLAMP_CP,
+        Score::Mate(_) => -CLAMP_CP,
+    }
+}
+
+impl Analysis {
+    fn to_json(&self, multipv: usize) -> Value {
+        let mut v = json!({
+            "fen": self.fen,
+            "bestmove": self.best.map(|m| m.display(Notation::Uci).to_string()),
+            "score": score_json(self.score),
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "pv": moves_json(&self.pv),
+            "time_ms": self.time.as_millis() as u64,
+        });
+        if multipv > 1 {
+            v["lines"] = Value::Array(
+                self.lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (s, pv))| json!({ "multipv": i + 1, "score": score_json(*s), "pv": moves_json(pv) }))
+                    .collect(),
+            );
+        }
+        if let Some((outcome, reason)) = self.over {
+            let result = match outcome {
+                Outcome::Draw => "draw",
+                Outcome::Win(c) if c == self.side => "win",
+                Outcome::Win(_) => "loss",
+            };
+            v["game_over"] = json!({ "result": result, "reason": reason });
+        }
+        v
+    }
+
+    /// The side to move's value of the position, clamped: a finished game counts as the clamp or zero.
+    fn value(&self) -> i32 {
+        match self.over {
+            Some((Outcome::Draw, _)) => 0,
+            Some((Outcome::Win(c), _)) => {
+                if c == self.side {
+                    CLAMP_CP
+                } else {
+                    -CLAMP_CP
+                }
+            }
+            None => clamped(self.score),
+        }
+    }
+}
+
+/// Who analyses: our search in this process, or an engine process.
+enum Analyzer {
+    InProcess { shared: Shared },
+    External(Box<EngineProcess>),
+}
+
+impl Analyzer {
+    fn new(opts: &AnalyzeOptions, rules: Rules) -> Result<Analyzer, String> {
+        match &opts.engine {
+            None => Ok(Analyzer::InProcess { shared: Shared::new(opts.hash_mb) }),
+            Some(spec) => {
+                let mut e = EngineProcess::start(spec, rules)?;
+                if opts.multipv > 1 {
+                    if !e.has_option("MultiPV") {
+                        return Err(format!("engine '{}' has no MultiPV option", spec.name));
+                    }
+                    e.set_option("MultiPV", &opts.multipv.to_string())
+                        .map_err(|f| format!("engine '{}': {f}", spec.name))?;
+                }
+                Ok(Analyzer::External(Box::new(e)))
+            }
+        }
+    }
+
+    fn analyse(&mut self, job: &Job, opts: &AnalyzeOptions) -> Result<Analysis, String> {
+        let mut pos = Position::from_fen(&job.start, job.rules).map_err(|e| e.to_string())?;
+        for m in &job.moves {
+            pos.make_move(*m);
+        }
+        let fen = pos.fen();
+        let side = pos.side_to_move();
+        let over = pos.immediate_end().or_else(|| pos.legal_moves().is_empty().then(|| pos.no_move_end()));
+        if let Some(end) = over {
+            let score = if end.outcome == Outcome::Draw { Score::Cp(0) } else { Score::Mate(0) };
+            return Ok(Analysis {
+                fen,
+                side,
+                best: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+                lines: Vec::new(),
+                time: Duration::ZERO,
+                over: Some((end.outcome, end.reason.describe())),
+            });
+        }
+        let start = Instant::now();
+        match self {
+            Analyzer::InProcess { shared } => {
+                // A fresh table for every position keeps results independent of order and thread count; the stop
+                // flag is left raised by the previous search.
+                shared.clear();
+                shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
+                let limits = Limits {
+                    depth: opts.depth,
+                    nodes: opts.nodes,
+                    time: opts.movetime.map(|t| TimeBudget::fixed(t, Duration::ZERO)),
+                    ..Limits::default()
+                };
+                let settings = Settings { threads: 1, multipv: opts.multipv.max(1), ..Settings::default() };
+                let out = search::search(&pos, &limits, &settings, shared, &Silent);
+                let to_score = |s: i32| match search::score_to_protocol(s) {
+                    (true, n) => Score::Mate(n),
+                    (false, cp) => Score::Cp(cp),
+                };
+                let lines: Vec<(Score, Vec<Move>)> = if out.lines.is_empty() {
+                    vec![(to_score(out.score), out.pv.clone())]
+                } else {
+                    out.lines.iter().map(|(s, pv)| (to_score(*s), pv.clone())).collect()
+                };
+                Ok(Analysis {
+                    fen,
+                    side,
+                    best: out.best,
+                    score: to_score(out.score),
+                    depth: out.depth,
+                    nodes: out.nodes,
+                    pv: out.pv,
+                    lines,
+                    time: start.elapsed(),
+                    over: None,
+                })
+            }
+            Analyzer::External(engine) => {
+                let notation = engine.dialect().notation();
+                let position = Command::Position {
+                    start: StartPosition::Fen(job.start.clone()),
+                    moves: job.moves.iter().map(|m| m.display(notation).to_string()).collect(),
+                };
+                let go = Go { depth: opts.depth, nodes: opts.nodes, movetime: opts.movetime, ..Go::default() };
+                let timeout = opts.movetime.unwrap_or(Duration::ZERO) + EXTERNAL_GRACE;
+                let name = engine.name().to_string();
+                let thought = engine.think(&position, &go, timeout, &AtomicBool::new(false)).map_err(|f| match f {
+                    Failure::Stalled => format!("engine '{name}' gave no move within {} s", timeout.as_secs()),
+                    f => format!("engine '{name}': {f}"),
+                })?;
+                let best = match thought.reply {
+                    Reply::Move(m) if pos.is_legal(m) => Some(m),
+                    Reply::Move(m) => return Err(format!("engine '{name}' answers an illegal move {m}")),
+                    other => return Err(format!("engine '{name}' answers no move ({other:?})")),
+                };
+                let lines: Vec<(Score, Vec<Move>)> =
+                    thought.lines.iter().filter_map(|i| i.score.map(|s| (s, i.pv.clone()))).collect();
+                let (score, pv) = lines.first().cloned().unwrap_or((Score::Cp(0), best.into_iter().collect()));
+                Ok(Analysis {
+                    fen,
+                    side,
+                    best,
+                    score,
+                    depth: thought.depth.unwrap_or(0),
+                    nodes: thought.nodes.unwrap_or(0),
+                    pv,
+                    lines,
+                    time: thought.elapsed,
+                    over: None,
+                })
+            }
+        }
+    }
+}
+
+/// Runs jobs on `opts.threads` analyzers and hands each result, with the job's tag, to `emit` in input order
+/// as soon as it and every earlier one are done (so output streams while stdin is still being read).
+fn run_jobs<T: Send>(
+    opts: &AnalyzeOptions,
+    rules: Rules,
+    jobs: impl Iterator<Item = (T, Result<Job, String>)> + Send,
+    mut emit: impl FnMut(T, Result<Analysis, String>) -> Result<(), String>,
+) -> Result<(), String> {
+    let threads = opts.threads.max(1);
+    let analyzers = (0..threads).map(|_| Analyzer::new(opts, rules)).collect::<Result<Vec<_>, _>>()?;
+    let (job_tx, job_rx) = mpsc::sync_channel::<(usize, T, Result<Job, String>)>(threads * 2);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    let (result_tx, result_rx) = mpsc::channel::<(usize, T, Result<Analysis, String>)>();
+    std::thread::scope(|scope| {
+        for mut analyzer in analyzers {
+            let (job_rx, result_tx) = (Arc::clone(&job_rx), result_tx.clone());
+            scope.spawn(move || {
+                loop {
+                    let next = job_rx.lock().ok().and_then(|rx| rx.recv().ok());
+                    let Some((i, tag, job)) = next else { break };
+                    let result = job.and_then(|j| analyzer.analyse(&j, opts));
+                    if result_tx.send((i, tag, result)).is_err() {
+                        break;
+                    }
+                }
+                if let Analyzer::External(e) = analyzer {
+                    e.quit();
+                }
+            });
+        }
+        drop(result_tx);
+        scope.spawn(move || {
+            for (i, (tag, job)) in jobs.enumerate() {
+                if job_tx.send((i, tag, job)).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut waiting = BTreeMap::new();
+        let mut next = 0;
+        let mut failure = Ok(());
+        for (i, tag, result) in result_rx {
+            waiting.insert(i, (tag, result));
+            while let Some((tag, r)) = waiting.remove(&next) {
+                next += 1;
+                if failure.is_ok() {
+                    failure = emit(tag, r);
+                }
+            }
+        }
+        failure
+    })
+}
+
+/// Analyses FEN or EPD lines (blank lines and `#` comments skipped) and writes one JSON line per position.
+/// A line that is no position gets `{"line": N, "error": ...}`. Returns whether every line was analysed.
+pub fn analyze_positions(
+    opts: &AnalyzeOptions,
+    input: impl BufRead + Send,
+    out: &mut impl Write,
+) -> Result<bool, String> {
+    let rules = opts.rules;
+    let jobs = input.lines().enumerate().filter_map(move |(i, line)| {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => return Some(((i + 1, None), Err(format!("cannot read input: {e}")))),
+        };
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            return None;
+        }
+        Some(match openings::parse_line(text, rules) {
+            Ok(p) => ((i + 1, p.id), Ok(Job { start: p.fen, moves: Vec::new(), rules })),
+            Err(e) => ((i + 1, None), Err(e)),
+        })
+    });
+    let mut all_ok = true;
+    run_jobs(opts, rules, jobs, |(line, id): (usize, Option<String>), result| {
+        let value = match result {
+            Ok(a) => {
+                let mut v = a.to_json(opts.multipv);
+                if let Some(id) = id {
+                    v["id"] = Value::String(id);
+                }
+                v
+            }
+            Err(e) => {
+                all_ok = false;
+                eprintln!("error: line {line}: {e}");
+                json!({ "line": line, "error": e })
+            }
+        };
+        writeln!(out, "{value}").and_then(|_| out.flush()).map_err(|e| format!("cannot write output: {e}"))
+    })?;
+    Ok(all_ok)
+}
+
+/// A game ready for analysis: its tags, start and moves.
+struct GameJob {
+    number: usize,
+    game: pgn::PgnGame,
+    start: Position,
+    moves: Vec<Move>,
+}
+
+/// Analyses every position of every game in PGN text and writes one JSON line per game: its tags and, per
+/// move, the score before and after it from the mover's view and whether it was a blunder. An external engine
+/// is set to the first game's rule set; games of another rule set are reported as errors.
+pub fn analyze_games(opts: &AnalyzeOptions, text: &str, out: &mut impl Write) -> Result<bool, String> {
+    let games = pgn::parse_games(text).map_err(|e| format!("PGN {e}"))?;
+    let mut all_ok = true;
+    let mut ready = Vec::new();
+    for (g, game) in games.into_iter().enumerate() {
+        match game.replay().and_then(|(_, moves)| Ok((game.start()?, moves))) {
+            Ok((start, moves)) => ready.push(GameJob { number: g + 1, game, start, moves }),
+            Err(e) => {
+                all_ok = false;
+                eprintln!("error: game {}: {e}", g + 1);
+                writeln!(out, "{}", json!({ "game": g + 1, "error": e })).map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    let Some(first) = ready.first() else {
+        return Ok(all_ok);
+    };
+    let engine_rules = first.start.rules();
+    let external = opts.engine.is_some();
+    let jobs = ready.iter().enumerate().flat_map(|(g, job)| {
+        let rules = job.start.rules();
+        let start = job.start.fen();
+        (0..=job.moves.len()).map(move |n| {
+            let work = if external && rules != engine_rules {
+                Err(format!("the engine plays {engine_rules}, this game {rules}"))
+            } else {
+                Ok(Job { start: start.clone(), moves: job.moves[..n].to_vec(), rules })
+            };
+            ((g, n == job.moves.len()), work)
+        })
+    });
+    let mut analyses = Vec::new();
+    run_jobs(opts, engine_rules, jobs, |(g, last), r| {
+        analyses.push(r);
+        if !last {
+            return Ok(());
+        }
+        let (value, ok) = game_json(&ready[g], &std::mem::take(&mut analyses), opts);
+        all_ok &= ok;
+        writeln!(out, "{value}").and_then(|_| out.flush()).map_err(|e| format!("cannot write output: {e}"))
+    })?;
+    Ok(all_ok)
+}
+
+/// One game's line: tags, blunder counts and the per-move list. Also says whether every position was analysed.
+fn game_json(job: &GameJob, analyses: &[Result<Analysis, String>], opts: &AnalyzeOptions) -> (Value, bool) {
+    let mut ok = true;
+    let mut list = Vec::new();
+    let mut blunders = [0u32; 2];
+    for (i, m) in job.moves.iter().enumerate() {
+        let text = m.display(Notation::Uci).to_string();
+        let (before, after) = match (&analyses[i], &analyses[i + 1]) {
+            (Ok(b), Ok(a)) => (b, a),
+            (Err(e), _) | (_, Err(e)) => {
+                ok = false;
+                list.push(json!({ "ply": i + 1, "move": text, "error": e }));
+                continue;
+            }
+        };
+        let before_cp = before.value();
+        let after_cp = -after.value();
+        let loss = before_cp - after_cp;
+        let blunder = loss >= opts.blunder_cp;
+        if blunder {
+            blunders[before.side.index()] += 1;
+        }
+        let mut entry = json!({
+            "ply": i + 1,
+            "side": if before.side == Color::Cho { "cho" } else { "han" },
+            "move": text,
+            "fen": before.fen,
+            "bestmove": before.best.map(|b| b.display(Notation::Uci).to_string()),
+            "pv": moves_json(&before.pv),
+            "depth": before.depth,
+            "score_before": score_json(before.score),
+            "score_after": negate(after),
+            "before_cp": before_cp,
+            "after_cp": after_cp,
+            "loss": loss,
+            "blunder": blunder,
+        });
+        if let Some((_, reason)) = after.over {
+            entry["ends_game"] = Value::String(reason.to_string());
+        }
+        list.push(entry);
+    }
+    let tag = |name: &str| job.game.tag(name).map(str::to_string);
+    let value = json!({
+        "game": job.number,
+        "white": tag("White"),
+        "black": tag("Black"),
+        "result": tag("Result").or_else(|| job.game.result.clone()),
+        "variant": job.start.rules().name,
+        "fen": job.start.fen(),
+        "blunders": { "cho": blunders[0], "han": blunders[1] },
+        "moves": list,
+    });
+    (value, ok)
+}
+
+/// The score of a position after a move, from the mover's view; `null` when the move ended the game (the
+/// entry's `after_cp` and `ends_game` say how).
+fn negate(after: &Analysis) -> Value {
+    if after.over.is_some() {
+        return Value::Null;
+    }
+    score_json(match after.score {
+        Score::Cp(cp) => Score::Cp(-cp),
+        Score::Mate(n) => Score::Mate(-n),
+    })
+}
+
+impl AnalyzeOptions {
+    /// Fills in the default limit when none was given.
+    pub fn with_default_limit(mut self) -> AnalyzeOptions {
+        if self.depth.is_none() && self.nodes.is_none() && self.movetime.is_none() {
+            self.depth = Some(DEFAULT_DEPTH);
+        }
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamps_and_mates() {
+        assert_eq!(clamped(Score::Cp(5000)), CLAMP_CP);
+        assert_eq!(clamped(Score::Mate(3)), CLAMP_CP);
+        assert_eq!(clamped(Score::Mate(-1)), -CLAMP_CP);
+        assert_eq!(clamped(Score::Mate(0)), -CLAMP_CP);
+        assert_eq!(clamped(Score::Cp(-35)), -35);
+    }
+}
