@@ -205,10 +205,9 @@ impl Analyzer {
         let start = Instant::now();
         match self {
             Analyzer::InProcess { shared } => {
-                // A fresh table for every position keeps results independent of order and thread count; the stop
-                // flag is left raised by the previous search.
+                // A fresh table for every position keeps results independent of order and thread count.
                 shared.clear();
-                shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
+                shared.ready();
                 let limits = Limits {
                     depth: opts.depth,
                     nodes: opts.nodes,

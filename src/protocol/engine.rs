@@ -429,7 +429,7 @@ impl Engine {
         let listener = InfoListener { out: self.out.clone(), dialect: self.dialect, show_wdl: self.options.show_wdl };
         let out = self.out.clone();
         let dialect = self.dialect;
-        shared.stop.store(false, Ordering::Relaxed);
+        shared.ready();
         self.job = Some(std::thread::spawn(move || {
             if pos.legal_moves().is_empty() {
                 announce_no_move(&pos, &out, dialect, &limits, &shared);

@@ -169,6 +169,13 @@ impl Shared {
         }
     }
 
+    /// Readies the shared state for the next search: clears a `stop` left by the previous one. Callers do this
+    /// before starting a search rather than `search` doing it, so that a `stop` that arrives before the search
+    /// thread is running is not lost.
+    pub fn ready(&self) {
+        self.stop.store(false, Ordering::Relaxed);
+    }
+
     /// Forgets everything learned (new game, `Clear Hash`).
     pub fn clear(&self) {
         self.tt.clear();
@@ -193,7 +200,8 @@ pub fn score_to_protocol(score: i32) -> (bool, i32) {
     }
 }
 
-/// Searches `pos` with `settings.threads` threads and returns the best move found.
+/// Searches `pos` with `settings.threads` threads and returns the best move found. `shared.stop` must have been
+/// cleared (`Shared::ready`) before; setting it stops the search.
 pub fn search(
     pos: &Position,
     limits: &Limits,

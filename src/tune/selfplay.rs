@@ -55,7 +55,7 @@ pub fn play_game(seed: u64, nodes: u64, rules: Rules) -> Vec<Sample> {
             let quiet: Vec<_> = moves.iter().copied().filter(|m| !m.is_pass()).collect();
             quiet[(next_random(&mut rng) % quiet.len() as u64) as usize]
         } else {
-            shared.stop.store(false, Ordering::Relaxed);
+            shared.ready();
             let result = search::search(&pos, &limits, &settings, &shared, &Silent);
             let Some(best) = result.best else { break pos.no_move_end().outcome };
             // Quiet positions only: not in check, and the search's choice is no capture.
