@@ -480,6 +480,28 @@ pub fn elephant(sq: Square, occ: Bitboard, second_blocks: bool) -> Bitboard {
     Bitboard(targets)
 }
 
+/// Every point from which an elephant could reach each point on an empty board (at most eight).
+static ELEPHANT_REACH: [u128; N] = {
+    let mut t = [0u128; N];
+    let mut s = 0;
+    while s < N {
+        let (paths, n) = ELEPHANT_PATHS[s];
+        let mut i = 0;
+        while i < n as usize {
+            t[s] |= 1u128 << paths[i].target;
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// Points from which an elephant could reach `sq` on an empty board (elephant moves are symmetric).
+#[inline(always)]
+pub fn elephant_reach(sq: Square) -> Bitboard {
+    Bitboard(ELEPHANT_REACH[sq.index()])
+}
+
 /// Points holding an elephant that would attack `sq` given the occupancy.
 #[inline]
 pub fn elephant_attackers(sq: Square, occ: Bitboard, second_blocks: bool) -> Bitboard {

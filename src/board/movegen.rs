@@ -215,7 +215,7 @@ impl Position {
             ex.leaving = ex.leaving.with(attacks::diagonal_legs(general, horse).0);
         }
         let elephants = enemy & self.by_kind[PieceKind::Elephant.index()];
-        for elephant in attacks::elephant_attackers(general, Bitboard::EMPTY, false) & elephants {
+        for elephant in attacks::elephant_reach(general) & elephants {
             let (second, first) = attacks::diagonal_legs(general, elephant);
             let legs = if rules.elephant_second_block {
                 Bitboard::from_square(first).with(second)

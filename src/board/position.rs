@@ -239,7 +239,9 @@ impl Position {
             return true;
         }
         let elephants = attackers & self.by_kind[PieceKind::Elephant.index()];
-        if elephants.any() && (attacks::elephant_attackers(sq, occ, rules.elephant_second_block) & elephants).any() {
+        if (attacks::elephant_reach(sq) & elephants).any()
+            && (attacks::elephant_attackers(sq, occ, rules.elephant_second_block) & elephants).any()
+        {
             return true;
         }
         let enemy_cannons = attackers & cannons;
@@ -271,7 +273,10 @@ impl Position {
         let cannons = kind(PieceKind::Cannon);
         let mut found = attacks::chariot_lines(sq, occ, rotated) & chariots;
         found |= attacks::horse_attackers(sq, occ) & kind(PieceKind::Horse);
-        found |= attacks::elephant_attackers(sq, occ, rules.elephant_second_block) & kind(PieceKind::Elephant);
+        let elephants = kind(PieceKind::Elephant);
+        if (attacks::elephant_reach(sq) & elephants).any() {
+            found |= attacks::elephant_attackers(sq, occ, rules.elephant_second_block) & elephants;
+        }
         let soldiers = kind(PieceKind::Soldier);
         for c in Color::BOTH {
             found |= attacks::soldier_attackers(c, sq, rules.palace_diagonals) & soldiers & self.by_color[c.index()];

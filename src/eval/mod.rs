@@ -145,18 +145,17 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> (S
     let them = !us;
     let cannons = pos.kind_bb(PieceKind::Cannon);
     let enemy_palace = attacks::palace_of(them);
-    let mut palace_attacks = [0u8; 90];
-    let mut attacked_palace = Bitboard::EMPTY;
+    // Palace points attacked at least once, twice and three times.
+    let mut pressure = [Bitboard::EMPTY; 3];
     let mut all = Attacks::default();
     let mut note = |targets: Bitboard, kind: PieceKind, s: &mut S, add: &mut dyn FnMut(&mut S, usize, i32)| {
         all.note(kind, targets);
         let hit = targets & enemy_palace;
         if hit.any() {
             add(s, PALACE_ATTACKER + kind.index(), 1);
-            for sq in hit {
-                palace_attacks[sq.index()] = palace_attacks[sq.index()].saturating_add(1);
-            }
-            attacked_palace |= hit;
+            pressure[2] |= pressure[1] & hit;
+            pressure[1] |= pressure[0] & hit;
+            pressure[0] |= hit;
         }
     };
 
@@ -224,10 +223,9 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> (S
     let general = pos.general(us);
     all.note(PieceKind::General, attacks::palace_steps(general));
 
-    for sq in attacked_palace {
-        let n = palace_attacks[sq.index()].min(3) as usize;
-        add(&mut s, PALACE_PRESSURE + n - 1, 1);
-    }
+    add(&mut s, PALACE_PRESSURE, (pressure[0] & !pressure[1]).count() as i32);
+    add(&mut s, PALACE_PRESSURE + 1, (pressure[1] & !pressure[2]).count() as i32);
+    add(&mut s, PALACE_PRESSURE + 2, pressure[2].count() as i32);
 
     // Our general: a file without own cover in front, and guards beside it.
     let ahead = Bitboard::file_mask(general.file().0)

@@ -58,6 +58,11 @@ pub const HISTORY_MAX: i32 = 16384;
 pub const HISTORY_BONUS_PER_DEPTH: i32 = 300;
 pub const HISTORY_BONUS_MAX: i32 = 2400;
 
+/// Singular extensions: from this depth, the hash move is extended when all others fail a search with a window
+/// this far (in eighths of a centipawn per ply) below its score.
+pub const SINGULAR_MIN_DEPTH: i32 = 7;
+pub const SINGULAR_MARGIN: i32 = 16;
+
 /// Internal iterative reduction: nodes without a hash move at this depth or more are searched one ply less.
 pub const IIR_MIN_DEPTH: i32 = 4;
 

@@ -85,6 +85,8 @@ pub(super) struct Worker<'a> {
     played: [Move; MAX_PLY + 2],
     /// The piece-to name of the move played at each ply (for continuation history).
     played_piece_to: [PieceTo; MAX_PLY + 2],
+    /// The move left out at each ply while testing whether the hash move is singular.
+    excluded: [Move; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
     stopped: bool,
     result: ThreadResult,
@@ -116,6 +118,7 @@ impl<'a> Worker<'a> {
             evals: [0; MAX_PLY + 2],
             played: [Move::NONE; MAX_PLY + 2],
             played_piece_to: [NO_PIECE_TO; MAX_PLY + 2],
+            excluded: [Move::NONE; MAX_PLY + 2],
             root_moves: Vec::new(),
             stopped: false,
             result: ThreadResult { id, ..ThreadResult::default() },
@@ -386,6 +389,9 @@ impl<'a> Worker<'a> {
         self.played_piece_to[ply] = self.piece_to(m);
         self.played[ply] = m;
         self.pos.make_move(m);
+        if !self.settings.ablation.tt {
+            self.shared.tt.prefetch(self.tt_key());
+        }
         self.nodes += 1;
         self.unpublished += 1;
     }
@@ -559,11 +565,13 @@ impl<'a> Worker<'a> {
         let must_break = self.pos.generals_face() && self.pos.rules().bikjang != Bikjang::Ignored;
         let key = self.tt_key();
         let ablation = self.settings.ablation;
+        let excluded = self.excluded[ply];
+        let singular_search = !excluded.is_none();
         let tt = if ablation.tt { None } else { self.shared.tt.probe(key) };
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
         if let Some(e) = tt {
             let score = from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth {
+            if !pv_node && !singular_search && e.depth >= depth {
                 let fits = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => score >= beta,
@@ -586,7 +594,7 @@ impl<'a> Worker<'a> {
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
         let prune = !ablation.pruning;
-        if !pv_node && !in_check && !must_break {
+        if !pv_node && !in_check && !must_break && !singular_search {
             // Reverse futility pruning.
             let margin = if improving { RFP_IMPROVING_MARGIN } else { RFP_MARGIN };
             if prune && depth <= RFP_MAX_DEPTH && static_eval - margin * depth >= beta && static_eval < MATE_BOUND {
@@ -635,9 +643,43 @@ impl<'a> Worker<'a> {
             depth -= 1;
         }
 
+        // Singular extension: if every other move falls well short of the hash move's score, the hash move is
+        // the only good one here and is searched one ply deeper.
+        let mut singular_extension = 0;
+        if let Some(e) = tt
+            && ply > 0
+            && !singular_search
+            && depth >= SINGULAR_MIN_DEPTH
+            && !tt_move.is_none()
+            && e.depth >= depth - 3
+            && e.bound != Bound::Upper
+            && e.score.abs() < MATE_BOUND
+            && !ablation.pruning
+        {
+            let singular_beta = from_tt(e.score, ply) - SINGULAR_MARGIN * depth / 8;
+            self.excluded[ply] = tt_move;
+            let score = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut, false);
+            self.excluded[ply] = Move::NONE;
+            if self.stopped {
+                return 0;
+            }
+            if score < singular_beta {
+                singular_extension = 1;
+            } else if singular_beta >= beta {
+                // Several moves beat beta: cut at once.
+                return singular_beta;
+            }
+        }
+
         let mut moves = self.pos.legal_moves();
         if moves.is_empty() {
             return self.terminal_without_moves(ply);
+        }
+        if singular_search {
+            moves.retain(|m| m != excluded);
+            if moves.is_empty() {
+                return alpha;
+            }
         }
         let side = self.pos.side_to_move();
         let previous = if ply > 0 { self.played[ply - 1] } else { Move::NONE };
@@ -681,7 +723,8 @@ impl<'a> Worker<'a> {
 
             self.make(m, ply);
             let gives_check = self.pos.in_check_by_rules();
-            let extension = i32::from(gives_check && ply < 2 * (depth as usize + MAX_EXTENSION_PLIES as usize));
+            let check_extension = i32::from(gives_check && ply < 2 * (depth as usize + MAX_EXTENSION_PLIES as usize));
+            let extension = if m == tt_move { check_extension.max(singular_extension) } else { check_extension };
             let new_depth = depth - 1 + extension;
             let mut score;
             if i == 0 {
@@ -741,7 +784,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        if !ablation.tt {
+        if !ablation.tt && !singular_search {
             self.shared.tt.store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
         }
         best
