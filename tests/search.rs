@@ -5,7 +5,7 @@ mod common;
 use janggi::board::setups::all_setups;
 use janggi::board::{Move, Notation, Position, Rules};
 use janggi::search::params::MATE_BOUND;
-use janggi::search::time::TimeBudget;
+use janggi::search::time::{ClockState, TimeBudget};
 use janggi::search::{self, Limits, Settings, Shared, Silent, score_to_protocol};
 use std::time::{Duration, Instant};
 
@@ -95,6 +95,21 @@ fn respects_depth_nodes_and_movetime() {
     };
     let out = search_fen(fen, Rules::JANGGI, limits, &Settings::default());
     assert!(out.nodes <= 3200);
+}
+
+#[test]
+fn a_forced_move_is_analysed_under_movetime_and_played_at_once_on_a_clock() {
+    // Han's only legal move takes the checking chariot, and it begins a mate in 3.
+    let fen = "4kR3/3a5/4c4/4C4/4p4/5p3/1PP3P2/1C1nK4/3N1r3/3r5 b - - 0 43";
+    assert_eq!(Position::from_fen(fen, Rules::JANGGI).unwrap().legal_moves().len(), 1);
+    let analysis =
+        Limits { time: Some(TimeBudget::fixed(Duration::from_secs(3), Duration::ZERO)), ..Limits::default() };
+    let out = search_fen(fen, Rules::JANGGI, analysis, &Settings::default());
+    assert_eq!(score_to_protocol(out.score), (true, 3), "{out:?}");
+    let clock = ClockState { time: Duration::from_secs(60), ..ClockState::default() };
+    let game = Limits { time: Some(TimeBudget::from_clock(&clock, Duration::ZERO)), ..Limits::default() };
+    let out = search_fen(fen, Rules::JANGGI, game, &Settings::default());
+    assert!(out.best.is_some() && out.depth <= 4, "{out:?}");
 }
 
 #[test]

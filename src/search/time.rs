@@ -18,12 +18,15 @@ pub struct ClockState {
 pub struct TimeBudget {
     pub soft: Duration,
     pub hard: Duration,
+    /// Whether the budget was drawn from a clock (the engine manages its time) rather than given per move
+    /// (`movetime`, where the host asked for exactly that much thought).
+    pub managed: bool,
 }
 
 impl TimeBudget {
     pub fn fixed(movetime: Duration, overhead: Duration) -> TimeBudget {
         let t = movetime.saturating_sub(overhead).max(Duration::from_millis(1));
-        TimeBudget { soft: t, hard: t }
+        TimeBudget { soft: t, hard: t, managed: false }
     }
 
     pub fn from_clock(clock: &ClockState, overhead: Duration) -> TimeBudget {
@@ -44,7 +47,7 @@ impl TimeBudget {
         hard += byo;
         let floor = Duration::from_millis(1);
         let hard = hard.max(floor);
-        TimeBudget { soft: soft.min(hard).max(floor), hard }
+        TimeBudget { soft: soft.min(hard).max(floor), hard, managed: true }
     }
 }
 
@@ -84,6 +87,11 @@ impl TimeManager {
 
     pub fn is_timed(&self) -> bool {
         self.budget.is_some()
+    }
+
+    /// Whether the engine spends its own clock (and so may save time on forced moves).
+    pub fn is_managed(&self) -> bool {
+        self.budget.is_some_and(|b| b.managed)
     }
 }
 

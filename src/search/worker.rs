@@ -236,8 +236,9 @@ impl<'a> Worker<'a> {
         if self.shared.pondering.load(Ordering::Relaxed) || self.limits.infinite {
             return false;
         }
-        // A single legal move needs no thought once it is known to be legal.
-        if self.root_moves.len() == 1 && self.clock.is_timed() && depth >= 4 {
+        // On a clock, a single legal move needs no more thought once it is known to be legal; a fixed
+        // `movetime` is the host's request for that much analysis (its score and line), so it is kept.
+        if self.root_moves.len() == 1 && self.clock.is_managed() && depth >= 4 {
             return true;
         }
         let falling = ((last_score - score) as f64 / 100.0).clamp(0.0, 1.0);
