@@ -88,9 +88,7 @@ fn usi_reads_sfen_and_writes_its_own_squares() {
 
 #[test]
 fn go_perft_answers_in_fairy_stockfish_format() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("position startpos");
     e.send("go perft 2");
     let lines = e.read_until(|l| l.starts_with("Nodes searched"));
@@ -102,9 +100,7 @@ fn go_perft_answers_in_fairy_stockfish_format() {
 
 #[test]
 fn setting_the_variant_is_announced_and_changes_the_rules() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("setoption name UCI_Variant value janggimodern");
     let lines = e.read_until(|l| l.starts_with("info string variant"));
     assert_eq!(
@@ -118,9 +114,7 @@ fn setting_the_variant_is_announced_and_changes_the_rules() {
 
 #[test]
 fn option_names_match_case_insensitively() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
+    let mut e = Engine::start_uci();
     for line in [
         "setoption name threads value 2",
         "setoption name hash value 8",
@@ -142,9 +136,7 @@ fn option_names_match_case_insensitively() {
 
 #[test]
 fn passes_in_the_move_list_and_a_game_ended_by_two_passes() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("position startpos moves e2e2");
     assert_eq!(e.fen(), "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 1 1");
     e.send("position startpos moves e2e2 e9e9");
@@ -184,9 +176,7 @@ fn a_game_played_to_mate_ends_with_no_best_move() {
 
 #[test]
 fn an_illegal_move_stops_the_move_list_there() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("position startpos moves h1g3 e2e5 h10g8");
     let lines = e.read_until(|l| l.starts_with("info string error"));
     assert!(lines.last().unwrap().contains("move 2 'e2e5'"), "{lines:?}");
@@ -199,9 +189,7 @@ fn an_illegal_move_stops_the_move_list_there() {
 
 #[test]
 fn isready_is_answered_during_a_search_and_stop_ends_it() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("position startpos");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(200));
@@ -349,9 +337,7 @@ const HOSTILE: &[&str] = &[
 
 #[test]
 fn hostile_lines_leave_the_engine_working() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
+    let mut e = Engine::start_uci();
     let huge_junk = "x".repeat(1 << 20);
     let huge_moves = format!("position startpos moves {}", "h1g3 h10g8 g3h1 g8h10 ".repeat(12_000));
     let lines: Vec<&str> = HOSTILE.iter().copied().chain([huge_junk.as_str(), huge_moves.as_str()]).collect();
@@ -373,9 +359,7 @@ fn hostile_lines_leave_the_engine_working() {
 
 #[test]
 fn a_new_position_during_a_search_does_not_disturb_it() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("position startpos");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));

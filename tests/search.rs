@@ -177,9 +177,7 @@ fn two_threads_return_a_legal_move_and_search_deeper_than_one() {
 
 #[test]
 fn stop_and_ponder_through_the_protocol() {
-    let mut e = common::Engine::start();
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
+    let mut e = common::Engine::start_uci();
     e.send("position startpos");
     // Three tries: the time measured includes the pipe and the scheduler of a busy machine.
     let fastest = (0..3)

@@ -10,6 +10,7 @@ pub mod piece;
 pub mod position;
 pub mod rules;
 pub mod setups;
+pub mod splitmix;
 pub mod square;
 pub mod status;
 pub mod zobrist;

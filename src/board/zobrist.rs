@@ -2,15 +2,8 @@
 //! Generated at compile time from a fixed seed so that keys (and `bench` signatures) never change between builds.
 
 use super::piece::Piece;
+use super::splitmix::splitmix;
 use super::square::{SQUARE_COUNT, Square};
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
 
 static PIECE_SQUARE: [[u64; SQUARE_COUNT]; 14] = {
     let mut t = [[0u64; SQUARE_COUNT]; 14];

@@ -98,32 +98,55 @@ impl Attacks {
     }
 }
 
+/// The piece kinds other than the general, from the least to the most valuable by `THREAT_RANK` (which must rank
+/// every kind differently, so that "ranked below" is the same as "came earlier").
+const BY_THREAT_RANK: [PieceKind; 6] = {
+    let mut order = [1usize, 2, 3, 4, 5, 6];
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i + 1;
+        while j < order.len() {
+            assert!(THREAT_RANK[order[i]] != THREAT_RANK[order[j]], "THREAT_RANK ranks two kinds alike");
+            if THREAT_RANK[order[j]] < THREAT_RANK[order[i]] {
+                let t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    let mut kinds = [PieceKind::General; 6];
+    let mut k = 0;
+    while k < kinds.len() {
+        kinds[k] = PieceKind::ALL[order[k]];
+        k += 1;
+    }
+    kinds
+};
+
 /// Threats against one side's pieces, from that side's point of view: pieces attacked and undefended, and pieces
 /// attacked by a less valuable enemy piece.
 fn threat_terms<T: Trace>(pos: &Position, us: Color, ours: &Attacks, theirs: &Attacks, w: &[S], trace: &mut T) -> S {
     let sign = if us == Color::Cho { 1 } else { -1 };
     let mut s = S::ZERO;
-    for kind in PieceKind::ALL.into_iter().skip(1) {
+    // What the enemy attacks with kinds less valuable than the one looked at, grown kind by kind.
+    let mut lesser = Bitboard::EMPTY;
+    for kind in BY_THREAT_RANK {
         let attacked = pos.pieces(us, kind) & theirs.all;
-        if attacked.is_empty() {
-            continue;
-        }
-        let hanging = (attacked & !ours.all).count() as i32;
-        if hanging != 0 {
-            s += w[HANGING + kind.index()] * hanging;
-            trace.add(HANGING + kind.index(), hanging * sign);
-        }
-        let mut lesser = Bitboard::EMPTY;
-        for attacker in PieceKind::ALL.into_iter().skip(1) {
-            if THREAT_RANK[attacker.index()] < THREAT_RANK[kind.index()] {
-                lesser |= theirs.by_kind[attacker.index()];
+        if attacked.any() {
+            let hanging = (attacked & !ours.all).count() as i32;
+            if hanging != 0 {
+                s += w[HANGING + kind.index()] * hanging;
+                trace.add(HANGING + kind.index(), hanging * sign);
+            }
+            let threatened = (attacked & lesser).count() as i32;
+            if threatened != 0 {
+                s += w[THREAT_BY_LESSER + kind.index()] * threatened;
+                trace.add(THREAT_BY_LESSER + kind.index(), threatened * sign);
             }
         }
-        let threatened = (attacked & lesser).count() as i32;
-        if threatened != 0 {
-            s += w[THREAT_BY_LESSER + kind.index()] * threatened;
-            trace.add(THREAT_BY_LESSER + kind.index(), threatened * sign);
-        }
+        lesser |= theirs.by_kind[kind.index()];
     }
     s
 }

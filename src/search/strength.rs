@@ -4,7 +4,7 @@
 //! the search depth is capped, the engine looks at several candidate moves, and it picks among them with a
 //! random error that grows as the skill falls. `UCI_Elo` maps linearly onto the skill.
 
-use rand_core_free::SplitMix;
+use crate::board::splitmix::SplitMix;
 
 /// Elo that `UCI_Elo` maps onto skill -20 and 19 (20 is full strength, above the mapped range).
 pub const ELO_AT_MIN_SKILL: i32 = 800;
@@ -65,7 +65,7 @@ impl Strength {
             if best - (s as i64) > 4 * weakness {
                 continue;
             }
-            let noise = (rng.next() % (weakness as u64 + 1)) as i64;
+            let noise = rng.below(weakness as u64 + 1) as i64;
             let value = s as i64 + noise;
             if value > top {
                 top = value;
@@ -73,21 +73,6 @@ impl Strength {
             }
         }
         choice
-    }
-}
-
-/// A tiny deterministic generator (no dependency needed for weakening's dice).
-mod rand_core_free {
-    pub struct SplitMix(pub u64);
-
-    impl SplitMix {
-        pub fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
     }
 }
 

@@ -85,10 +85,6 @@ impl TimeManager {
         })
     }
 
-    pub fn is_timed(&self) -> bool {
-        self.budget.is_some()
-    }
-
     /// Whether the engine spends its own clock (and so may save time on forced moves).
     pub fn is_managed(&self) -> bool {
         self.budget.is_some_and(|b| b.managed)

@@ -3,6 +3,7 @@
 //! with the final result.
 
 use crate::board::setups::all_setups;
+use crate::board::splitmix::SplitMix;
 use crate::board::{Color, Outcome, Position, Rules};
 use crate::search::{self, Limits, Settings, Shared, Silent};
 use rayon::prelude::*;
@@ -24,19 +25,11 @@ pub struct Sample {
     pub result: f64,
 }
 
-fn next_random(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Plays one game; returns its quiet positions with the result.
 pub fn play_game(seed: u64, nodes: u64, rules: Rules) -> Vec<Sample> {
-    let mut rng = seed;
+    let mut rng = SplitMix(seed);
     let setups = all_setups();
-    let fen = &setups[(next_random(&mut rng) % setups.len() as u64) as usize];
+    let fen = &setups[rng.below(setups.len() as u64) as usize];
     let mut pos = Position::from_fen(fen, rules).expect("setups are valid");
     let shared = Shared::new(HASH_MB);
     let settings = Settings::default();
@@ -53,7 +46,7 @@ pub fn play_game(seed: u64, nodes: u64, rules: Rules) -> Vec<Sample> {
         let m = if pos.game_ply() < RANDOM_OPENING_PLIES {
             // Random, but never a pass: two early passes would end the game.
             let quiet: Vec<_> = moves.iter().copied().filter(|m| !m.is_pass()).collect();
-            quiet[(next_random(&mut rng) % quiet.len() as u64) as usize]
+            quiet[rng.below(quiet.len() as u64) as usize]
         } else {
             shared.ready();
             let result = search::search(&pos, &limits, &settings, &shared, &Silent);
@@ -92,7 +85,6 @@ pub fn generate(games: usize, nodes: u64, seed: u64, out: &mut (dyn Write + Send
         written.fetch_add(samples.len(), Ordering::Relaxed);
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
         if n.is_multiple_of(50) || n == games {
-            log::info!("{n}/{games} games, {} positions", written.load(Ordering::Relaxed));
             eprintln!("{n}/{games} games, {} positions", written.load(Ordering::Relaxed));
         }
         Ok(())

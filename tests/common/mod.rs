@@ -22,6 +22,14 @@ impl Engine {
         Engine::start_with(&[])
     }
 
+    /// An engine that has finished the UCI handshake.
+    pub fn start_uci() -> Engine {
+        let mut e = Engine::start();
+        e.send("uci");
+        e.read_until(|l| l == "uciok");
+        e
+    }
+
     pub fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_janggi"))
             .args(args)
