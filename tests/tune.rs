@@ -29,7 +29,7 @@ fn fitting_lowers_the_error_on_game_positions() {
     let start = Params::default();
     let (entries, skipped) = texel::load(&text, &start);
     assert_eq!(skipped, 1);
-    let w: Vec<(f64, f64)> = start.w.iter().map(|s| (s.0 as f64, s.1 as f64)).collect();
+    let w = texel::as_reals(&start);
     let k = texel::fit_k(&entries, &w);
     let before = texel::error(&entries, &w, k);
     let (fitted, after) = texel::fit(&entries, &start, &texel::free_mask(&[]), k, 100, 2.0, |_, _| {});

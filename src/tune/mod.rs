@@ -29,15 +29,14 @@ pub fn fit_file(data: &Path, terms: &[String], epochs: usize, rate: f64, out: &P
         if i % 10 == 0 { held.push(e) } else { train.push(e) }
     }
     eprintln!("{} positions to fit, {} held out ({skipped} lines skipped)", train.len(), held.len());
-    let as_f64 = |p: &Params| -> Vec<(f64, f64)> { p.w.iter().map(|s| (s.0 as f64, s.1 as f64)).collect() };
-    let w = as_f64(&start);
+    let w = texel::as_reals(&start);
     let k = texel::fit_k(&train, &w);
     eprintln!("K = {k:.6}: error {:.6}, held out {:.6}", texel::error(&train, &w, k), texel::error(&held, &w, k));
     let free = texel::free_mask(terms);
     let (params, e) =
         texel::fit(&train, &start, &free, k, epochs, rate, |epoch, e| eprintln!("epoch {epoch}: error {e:.6}"));
     std::fs::write(out, texel::weights_source(&params)).map_err(|e| format!("{}: {e}", out.display()))?;
-    let held_error = texel::error(&held, &as_f64(&params), k);
+    let held_error = texel::error(&held, &texel::as_reals(&params), k);
     eprintln!("final error {e:.6}, held out {held_error:.6}; weights written to {}", out.display());
     Ok(())
 }

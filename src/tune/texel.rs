@@ -37,6 +37,11 @@ pub fn load(text: &str, params: &Params) -> (Vec<Entry>, usize) {
     (parsed.into_iter().flatten().collect(), skipped)
 }
 
+/// The weights as real numbers, the form the fit works in.
+pub fn as_reals(params: &Params) -> Vec<(f64, f64)> {
+    params.w.iter().map(|s| (s.0 as f64, s.1 as f64)).collect()
+}
+
 fn linear(e: &Entry, w: &[(f64, f64)]) -> f64 {
     e.terms.iter().map(|&(i, c)| c as f64 * (w[i as usize].0 * e.rho + w[i as usize].1 * (1.0 - e.rho))).sum()
 }
@@ -89,7 +94,7 @@ pub fn fit(
     rate: f64,
     mut log: impl FnMut(usize, f64),
 ) -> (Params, f64) {
-    let mut w: Vec<(f64, f64)> = start.w.iter().map(|s| (s.0 as f64, s.1 as f64)).collect();
+    let mut w = as_reals(start);
     let mut m = vec![(0.0, 0.0); NUM_PARAMS];
     const MOMENTUM: f64 = 0.9;
     let n = entries.len().max(1) as f64;
@@ -133,8 +138,7 @@ pub fn fit(
         }
     }
     let params = Params { w: w.iter().map(|&(a, b)| S(a.round() as i32, b.round() as i32)).collect() };
-    let rounded: Vec<(f64, f64)> = params.w.iter().map(|s| (s.0 as f64, s.1 as f64)).collect();
-    let e = error(entries, &rounded, k);
+    let e = error(entries, &as_reals(&params), k);
     (params, e)
 }
 
