@@ -11,6 +11,7 @@ use crate::protocol::command::{Command, Go, StartPosition};
 use crate::protocol::message::Score;
 use crate::search::time::TimeBudget;
 use crate::search::{self, Limits, Settings, Shared, Silent};
+use crate::shard::Shard;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -45,6 +46,8 @@ pub struct AnalyzeOptions {
     pub threads: usize,
     pub hash_mb: usize,
     pub blunder_cp: i32,
+    /// Analyse only this shard's inputs: every N-th position or game (`crate::shard`).
+    pub shard: Option<Shard>,
 }
 
 impl Default for AnalyzeOptions {
@@ -58,6 +61,7 @@ impl Default for AnalyzeOptions {
             multipv: 1,
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
+            shard: None,
             blunder_cp: DEFAULT_BLUNDER_CP,
         }
     }
@@ -338,6 +342,7 @@ pub fn analyze_positions(
     out: &mut impl Write,
 ) -> Result<bool, String> {
     let rules = opts.rules;
+    let (shard, mut item) = (opts.shard, 0u64);
     let jobs = input.lines().enumerate().filter_map(move |(i, line)| {
         let line = match line {
             Ok(l) => l,
@@ -351,6 +356,11 @@ pub fn analyze_positions(
             Ok(p) => ((i + 1, p.id), Ok(Job { start: p.fen, moves: Vec::new(), rules })),
             Err(e) => ((i + 1, None), Err(e)),
         })
+    });
+    // Positions (and unreadable lines) are the work items a shard takes every N-th of.
+    let jobs = jobs.filter(move |_| {
+        item += 1;
+        shard.is_none_or(|s| s.takes(item - 1))
     });
     let mut all_ok = true;
     run_jobs(opts, rules, jobs, |(line, id): (usize, Option<String>), result| {
@@ -388,7 +398,8 @@ pub fn analyze_games(opts: &AnalyzeOptions, text: &str, out: &mut impl Write) ->
     let games = pgn::parse_games(text).map_err(|e| format!("PGN {e}"))?;
     let mut all_ok = true;
     let mut ready = Vec::new();
-    for (g, game) in games.into_iter().enumerate() {
+    let mine = |g: &usize| opts.shard.is_none_or(|s| s.takes(*g as u64));
+    for (g, game) in games.into_iter().enumerate().filter(|(g, _)| mine(g)) {
         match game.replay().and_then(|(_, moves)| Ok((game.start()?, moves))) {
             Ok((start, moves)) => ready.push(GameJob { number: g + 1, game, start, moves }),
             Err(e) => {

@@ -8,5 +8,6 @@ pub mod matches;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod shard;
 pub mod status;
 pub mod tune;

@@ -4,7 +4,8 @@ use clap::{Args, Parser, Subcommand};
 use janggi::analyze::{self, AnalyzeOptions};
 use janggi::board::{Move, Notation, Position, Rules, START_FEN};
 use janggi::matches::config::{Config, DEFAULT_CONFIG, Preset, SprtEntry};
-use janggi::matches::runner;
+use janggi::matches::stats::{DEFAULT_ALPHA, DEFAULT_BETA, Sprt};
+use janggi::matches::{merge, runner, summary};
 use janggi::protocol::Dialect;
 use janggi::protocol::engine::{Engine, Output};
 use std::path::PathBuf;
@@ -62,7 +63,20 @@ enum Tool {
     Match(MatchArgs),
     /// Analyse positions (FEN or EPD lines) or PGN games; one JSON line per position or game on stdout.
     Analyze(AnalyzeArgs),
+    /// Join the games of PGN files (a match's shards, or earlier runs) into one final table.
+    Merge {
+        /// PGN files.
+        #[arg(required = true)]
+        pgn: Vec<PathBuf>,
+        /// Decide the SPRT of ELO0 against ELO1 (alpha = beta = 0.05) on all the games.
+        #[arg(long, value_parser = parse_sprt)]
+        sprt: Option<SprtEntry>,
+    },
 }
+
+/// Help for `--shard` (shared by every command that splits its work).
+const SHARD_HELP: &str = "Run shard I of N (I/N, from 0), or auto/N with the index from JOB_COMPLETION_INDEX or \
+                          SLURM_ARRAY_TASK_ID; without the flag a Slurm array task is a shard by itself";
 
 #[derive(Subcommand)]
 enum TuneStep {
@@ -142,6 +156,12 @@ struct MatchArgs {
     /// Continue the match whose games are already in the PGN file.
     #[arg(long)]
     resume: bool,
+    /// Draw each pair's opening at random from this seed and the pair's number (openings in order without it).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Play only the game pairs whose number is ≡ I (mod N), into the PGN's own shard file (match.I-of-N.pgn).
+    #[arg(long, help = SHARD_HELP)]
+    shard: Option<String>,
 }
 
 /// `janggi analyze`.
@@ -180,6 +200,9 @@ struct AnalyzeArgs {
     /// Centipawns lost against the best move that mark a blunder (PGN input).
     #[arg(long, default_value_t = analyze::DEFAULT_BLUNDER_CP)]
     blunder: i32,
+    /// Analyse every N-th position or game only, from the I-th (I/N or auto/N).
+    #[arg(long, help = SHARD_HELP)]
+    shard: Option<String>,
 }
 
 fn parse_sprt(s: &str) -> Result<SprtEntry, String> {
@@ -230,6 +253,7 @@ fn main() -> ExitCode {
         }
         Some(Tool::Match(args)) => return exit(run_match(args)),
         Some(Tool::Analyze(args)) => return exit(run_analyze(args)),
+        Some(Tool::Merge { pgn, sprt }) => merge(&pgn, sprt),
     };
     exit(result.map(|()| ExitCode::SUCCESS))
 }
@@ -258,11 +282,19 @@ fn run_match(args: MatchArgs) -> Result<ExitCode, String> {
         openings: args.openings,
         pgn: args.pgn,
         sprt: args.sprt,
+        seed: args.seed,
         ..Preset::default()
     };
-    let settings = config.resolve(args.preset.as_deref(), &flags).map_err(|e| e.to_string())?;
-    let report = runner::run(&settings, args.resume)?;
+    let mut settings = config.resolve(args.preset.as_deref(), &flags).map_err(|e| e.to_string())?;
+    let shard = janggi::shard::from_flag_and_env(args.shard.as_deref())?;
+    if let Some(s) = shard {
+        settings.pgn = s.file(&settings.pgn);
+    }
+    let report = runner::run(&settings, args.resume, shard)?;
     print!("{}", runner::format_report(&settings, &report));
+    if shard.is_some() {
+        summary::write(&settings.pgn.with_extension("json"), &settings, &report)?;
+    }
     Ok(if report.interrupted { ExitCode::from(runner::INTERRUPTED_EXIT) } else { ExitCode::SUCCESS })
 }
 
@@ -288,6 +320,7 @@ fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
         threads: args.threads,
         hash_mb: args.hash.max(1),
         blunder_cp: args.blunder,
+        shard: janggi::shard::from_flag_and_env(args.shard.as_deref())?,
     }
     .with_default_limit();
     let mut out = std::io::stdout().lock();
@@ -312,6 +345,15 @@ fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
         }
     };
     Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn merge(files: &[PathBuf], sprt: Option<SprtEntry>) -> Result<(), String> {
+    let sprt = sprt
+        .map(|s| Sprt::new(s.elo0, s.elo1, s.alpha.unwrap_or(DEFAULT_ALPHA), s.beta.unwrap_or(DEFAULT_BETA)))
+        .transpose()?;
+    let merged = merge::merge(files, sprt)?;
+    print!("{}", merge::format_merged(&merged));
+    Ok(())
 }
 
 fn perft(variant: &str, fen: &str, moves: &[String], depth: u32, divide: bool, threads: usize) -> Result<(), String> {

@@ -110,6 +110,9 @@ pub struct Preset {
     pub pgn: Option<String>,
     pub sprt: Option<SprtEntry>,
     pub event: Option<String>,
+    /// Draws each pair's opening from the book at random (reproducibly: from this seed and the pair number)
+    /// instead of taking the openings in order.
+    pub seed: Option<u64>,
 }
 
 /// Resign adjudication: both engines agree, for `moves` moves each in a row, that one side is ahead by at least
@@ -217,6 +220,8 @@ pub struct MatchSettings {
     pub pgn: PathBuf,
     pub sprt: Option<Sprt>,
     pub event: String,
+    /// Random openings from this seed (see `Preset::seed`); openings in order when absent.
+    pub seed: Option<u64>,
 }
 
 /// The whole file: engines by name and the presets.
@@ -374,6 +379,7 @@ impl Config {
             pgn: PathBuf::from(p.pgn.as_deref().unwrap_or(DEFAULT_PGN)),
             sprt,
             event: p.event.clone().unwrap_or_else(|| DEFAULT_EVENT.to_string()),
+            seed: p.seed,
         })
     }
 }
@@ -416,7 +422,8 @@ impl Preset {
             draw,
             pgn,
             sprt,
-            event
+            event,
+            seed
         );
         p
     }

@@ -5,8 +5,12 @@
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod merge;
 pub mod openings;
+pub mod pentanomial;
 pub mod pgn;
 pub mod runner;
 pub mod schedule;
 pub mod stats;
+pub mod summary;
+pub mod table;

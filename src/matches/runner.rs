@@ -1,14 +1,19 @@
 //! A whole match: checks every engine before the first game, plays the schedule with N games at once, appends
 //! each finished game to the PGN at once, shows progress on stderr, stops early on an SPRT decision or Ctrl-C,
-//! continues a stopped match from its PGN (`--resume`), and prints the final table.
+//! continues a stopped match from its PGN (`--resume`), and prints the final table. A shard of a match plays
+//! only its share of the game pairs, into its own PGN.
 
 use super::config::MatchSettings;
 use super::engine::{EngineProcess, Player};
 use super::game::{self, GameRecord};
+use super::pentanomial::{PairBook, Pentanomial};
 use super::pgn;
 use super::schedule::{Pairing, schedule};
-use super::stats::{Decision, Sprt, Tally, format_elo};
-use crate::board::{Color, Outcome};
+use super::stats::{Decision, Tally};
+use super::stats::Sprt;
+use super::table::{decision_text, elo_text, format_results, pair_text};
+use crate::board::{Color, Outcome, START_FEN};
+use crate::shard::Shard;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -26,11 +31,15 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 /// Termination tags that mean the loser's engine failed, not its play.
 const FORFEIT_TAGS: [&str; 4] = ["time forfeit", "illegal move", "abandoned", "stalled connection"];
 
-/// One finished game, from a fresh game or from the PGN of a resumed match.
-struct Finished {
-    players: [usize; 2],
-    outcome: Outcome,
-    termination: String,
+/// One finished game, from a fresh game or from a PGN file.
+pub struct Finished {
+    /// The PGN `Round`, from 1, and the opening FEN: they pair the game with its colour-reversed partner.
+    pub round: u32,
+    pub opening: String,
+    /// Cho's and Han's engines.
+    pub players: [usize; 2],
+    pub outcome: Outcome,
+    pub termination: String,
 }
 
 /// Everything the final table shows.
@@ -38,6 +47,11 @@ pub struct MatchReport {
     pub names: Vec<String>,
     /// `pair[i][j]`: engine i's results against engine j.
     pub pair: Vec<Vec<Tally>>,
+    /// `penta[i][j]`: engine i's game-pair results against engine j.
+    pub penta: Vec<Vec<Pentanomial>>,
+    pairs: PairBook,
+    /// The shard of the match this run played, if it played one.
+    pub shard: Option<Shard>,
     pub terminations: BTreeMap<String, u32>,
     /// (engine, termination) -> forfeits.
     pub forfeits: BTreeMap<(String, String), u32>,
@@ -57,11 +71,14 @@ pub struct MatchReport {
 }
 
 impl MatchReport {
-    fn new(names: Vec<String>) -> MatchReport {
+    pub fn new(names: Vec<String>) -> MatchReport {
         let n = names.len();
         MatchReport {
             names,
             pair: vec![vec![Tally::default(); n]; n],
+            penta: vec![vec![Pentanomial::default(); n]; n],
+            pairs: PairBook::default(),
+            shard: None,
             terminations: BTreeMap::new(),
             forfeits: BTreeMap::new(),
             resumed: 0,
@@ -76,7 +93,7 @@ impl MatchReport {
         }
     }
 
-    fn add(&mut self, g: &Finished) {
+    pub fn add(&mut self, g: &Finished) {
         let [cho, han] = g.players;
         let (a, b) = match g.outcome {
             Outcome::Win(Color::Cho) => {
@@ -89,6 +106,11 @@ impl MatchReport {
         };
         self.pair[cho][han].add(a);
         self.pair[han][cho].add(b);
+        if let Some(done) = self.pairs.add(g.round, &g.opening, g.players, g.outcome) {
+            let (lo, hi) = done.engines;
+            self.penta[lo][hi].add(done.points);
+            self.penta[hi][lo] = self.penta[lo][hi].flipped();
+        }
         *self.terminations.entry(g.termination.clone()).or_default() += 1;
         if FORFEIT_TAGS.contains(&g.termination.as_str())
             && let Outcome::Win(winner) = g.outcome
@@ -105,6 +127,11 @@ impl MatchReport {
             t.add(*row);
         }
         t
+    }
+
+    /// Games whose colour-reversed partner is not (yet) among the finished games.
+    pub fn unpaired_games(&self) -> usize {
+        self.pairs.unpaired()
     }
 
     pub fn games(&self) -> u32 {
@@ -182,7 +209,8 @@ fn previous_games(settings: &MatchSettings, plan: &[Pairing], resume: bool) -> R
             return Err(format!("'{path}': game {round} appears twice"));
         }
         let termination = g.tag("Termination").unwrap_or("normal").to_string();
-        out.push((round, Finished { players: [p.cho, p.han], outcome, termination }));
+        let opening = g.tag("FEN").unwrap_or(START_FEN).to_string();
+        out.push((round, Finished { round, opening, players: [p.cho, p.han], outcome, termination }));
     }
     Ok(out)
 }
@@ -211,17 +239,6 @@ impl Progress {
             self.bar.println(text);
         }
     }
-}
-
-/// "A vs B: W - L - D [score]" for engines i and j.
-fn pair_text(report: &MatchReport, i: usize, j: usize) -> String {
-    let t = report.pair[i][j];
-    format!("{} vs {}: {} - {} - {} [{:.3}]", report.names[i], report.names[j], t.wins, t.losses, t.draws, t.score())
-}
-
-/// An Elo difference with its 95% error: "+35.2 ± 40.1".
-fn elo_text(t: &Tally) -> String {
-    format!("{} ± {}", format_elo(t.elo()), format_elo(t.elo_error_95()).trim_start_matches('+'))
 }
 
 /// The headline of a two-engine match, or the leader of a round robin.
@@ -295,14 +312,19 @@ fn worker(
     }
 }
 
-/// Plays a match. Errors before the first game (engines, an existing PGN) and a PGN that cannot be written
-/// are errors; everything an engine does wrong is a forfeit inside a game.
-pub fn run(settings: &MatchSettings, resume: bool) -> Result<MatchReport, String> {
+/// Plays a match, or with `shard` the match's game pairs that belong to that shard (a shard plays on to the end
+/// of its share: an SPRT is decided over all shards' games by `janggi merge`). Errors before the first game
+/// (engines, an existing PGN) and a PGN that cannot be written are errors; everything an engine does wrong is a
+/// forfeit inside a game.
+pub fn run(settings: &MatchSettings, resume: bool, shard: Option<Shard>) -> Result<MatchReport, String> {
     ABORT.store(false, Ordering::SeqCst);
-    let plan = schedule(settings.engines.len(), settings.openings.len(), settings.games, settings.repeat);
+    let mut plan =
+        schedule(settings.engines.len(), settings.openings.len(), settings.games, settings.repeat, settings.seed);
+    plan.retain(|p| shard.is_none_or(|s| s.takes(u64::from(p.pair))));
     let previous = previous_games(settings, &plan, resume)?;
     let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
     let mut report = MatchReport::new(names);
+    report.shard = shard;
     let done: BTreeSet<u32> = previous.iter().map(|(r, _)| *r).collect();
     for (_, g) in &previous {
         report.add(g);
@@ -313,8 +335,9 @@ pub fn run(settings: &MatchSettings, resume: bool) -> Result<MatchReport, String
     check_engines(settings)?;
     let tc_tag = settings.limits.pgn_tag();
     eprintln!(
-        "Match {}: {}, {}, {} games{}, {}, openings {}{}, concurrency {}, PGN {}",
+        "Match {}{}: {}, {}, {} games{}, {}, openings {}{}, concurrency {}, PGN {}",
         settings.preset,
+        shard.map(|s| format!(" shard {s} ({} of {} games)", plan.len(), settings.games)).unwrap_or_default(),
         report.names.join(" vs "),
         settings.rules,
         settings.games,
@@ -328,7 +351,7 @@ pub fn run(settings: &MatchSettings, resume: bool) -> Result<MatchReport, String
     if let Some(sprt) = settings.sprt {
         let decision = sprt.decision(&report.pair[0][1]);
         report.sprt = Some((sprt, sprt.llr(&report.pair[0][1]), decision));
-        if decision != Decision::Continue {
+        if decision != Decision::Continue && shard.is_none() {
             return Ok(report);
         }
     }
@@ -368,6 +391,8 @@ pub fn run(settings: &MatchSettings, resume: bool) -> Result<MatchReport, String
             let cho = settings.engines.iter().position(|e| e.name == record.names[0]).unwrap_or(0);
             let han = settings.engines.iter().position(|e| e.name == record.names[1]).unwrap_or(1);
             report.add(&Finished {
+                round: record.round,
+                opening: record.opening.clone(),
                 players: [cho, han],
                 outcome: record.outcome,
                 termination: record.termination.tag().to_string(),
@@ -391,7 +416,7 @@ pub fn run(settings: &MatchSettings, resume: bool) -> Result<MatchReport, String
                 let t = report.pair[0][1];
                 let decision = sprt.decision(&t);
                 report.sprt = Some((sprt, sprt.llr(&t), decision));
-                if decision != Decision::Continue {
+                if decision != Decision::Continue && shard.is_none() {
                     decided = true;
                     progress.line(&format!("SPRT decided after {} games: {}", t.games(), decision_text(decision)));
                     stop.store(true, Ordering::SeqCst);
@@ -409,96 +434,21 @@ pub fn run(settings: &MatchSettings, resume: bool) -> Result<MatchReport, String
     }
 }
 
-fn decision_text(d: Decision) -> &'static str {
-    match d {
-        Decision::Continue => "continue",
-        Decision::AcceptH0 => "H0 accepted",
-        Decision::AcceptH1 => "H1 accepted",
-    }
-}
-
-fn percent(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
-
 /// The final table, as printed on stdout.
 pub fn format_report(settings: &MatchSettings, report: &MatchReport) -> String {
     let mut out = String::new();
     let games = report.games();
     let _ = writeln!(
         out,
-        "Match {}: {} games of {} at {}{}",
+        "Match {}{}: {} games of {} at {}{}",
         settings.preset,
+        report.shard.map(|s| format!(" shard {s}")).unwrap_or_default(),
         games,
         settings.rules,
         settings.limits.describe(),
         if report.interrupted { " (interrupted)" } else { "" }
     );
-    let width = report.names.iter().map(String::len).max().unwrap_or(6).max(6);
-    let _ = writeln!(
-        out,
-        "{:>4}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>5}  {:>6}  {:>7}  {:>6}  {:>6}",
-        "Rank", "Engine", "Games", "W", "L", "D", "Score", "Elo", "±95%", "LOS"
-    );
-    let mut order: Vec<usize> = (0..report.names.len()).collect();
-    order.sort_by(|&a, &b| report.total(b).score().total_cmp(&report.total(a).score()));
-    for (rank, &i) in order.iter().enumerate() {
-        let t = report.total(i);
-        let _ = writeln!(
-            out,
-            "{:>4}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>5}  {:>6}  {:>7}  {:>6}  {:>6}",
-            rank + 1,
-            report.names[i],
-            t.games(),
-            t.wins,
-            t.losses,
-            t.draws,
-            percent(t.score()),
-            format_elo(t.elo()),
-            format_elo(t.elo_error_95()).trim_start_matches('+'),
-            percent(t.los()),
-        );
-    }
-    if report.names.len() == 2 {
-        let t = report.pair[0][1];
-        let _ = writeln!(
-            out,
-            "{} {} games, Elo {} (95%), LOS {}",
-            pair_text(report, 0, 1),
-            t.games(),
-            elo_text(&t),
-            percent(t.los())
-        );
-    } else {
-        for i in 0..report.names.len() {
-            for j in i + 1..report.names.len() {
-                let _ = writeln!(out, "  {}", pair_text(report, i, j));
-            }
-        }
-    }
-    if let Some((sprt, llr, decision)) = report.sprt {
-        let (low, high) = sprt.bounds();
-        let _ = writeln!(
-            out,
-            "SPRT (GSPRT, logistic Elo) elo0 {} elo1 {} alpha {} beta {}: LLR {:.2} [{:.2}, {:.2}], {}",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.alpha,
-            sprt.beta,
-            llr,
-            low,
-            high,
-            decision_text(decision)
-        );
-    }
-    let terminations: Vec<String> = report.terminations.iter().map(|(t, n)| format!("{t} {n}")).collect();
-    let _ = writeln!(
-        out,
-        "Terminations: {}",
-        if terminations.is_empty() { "none".into() } else { terminations.join(", ") }
-    );
-    let forfeits: Vec<String> = report.forfeits.iter().map(|((name, t), n)| format!("{name} {t} {n}")).collect();
-    let _ = writeln!(out, "Forfeits: {}", if forfeits.is_empty() { "none".into() } else { forfeits.join(", ") });
+    out.push_str(&format_results(report));
     if report.played > 0 {
         let per_move = if report.moves == 0 {
             0.0

@@ -128,11 +128,12 @@ impl Tally {
 
 /// The distribution closest to `observed` (by likelihood) whose mean score is `mean`: p_i / (1 + x (a_i - mean))
 /// with x solving sum p_i (a_i - mean) / (1 + x (a_i - mean)) = 0, found by bisection (the sum falls as x
-/// grows). `mean` must lie strictly between the lowest and highest score.
-fn most_likely_with_mean(observed: &[(f64, f64); 3], mean: f64) -> [f64; 3] {
+/// grows). `observed` lists (score, probability) by rising score; `mean` must lie strictly between the lowest and
+/// highest score.
+fn most_likely_with_mean(observed: &[(f64, f64)], mean: f64) -> Vec<f64> {
     const ITERATIONS: usize = 200;
-    let deviations = observed.map(|(a, _)| a - mean);
-    let (lowest, highest) = (deviations[0], deviations[2]);
+    let deviations: Vec<f64> = observed.iter().map(|(a, _)| a - mean).collect();
+    let (lowest, highest) = (deviations[0], deviations[deviations.len() - 1]);
     // 1 + x d > 0 for every deviation d: x lies strictly between -1/highest and -1/lowest.
     const INSIDE: f64 = 1.0 - 1e-12;
     let (mut lo, mut hi) = (-INSIDE / highest, -INSIDE / lowest);
@@ -146,7 +147,25 @@ fn most_likely_with_mean(observed: &[(f64, f64); 3], mean: f64) -> [f64; 3] {
         }
     }
     let x = 0.5 * (lo + hi);
-    [0, 1, 2].map(|i| observed[i].1 / (1.0 + x * deviations[i]))
+    observed.iter().zip(&deviations).map(|((_, p), d)| p / (1.0 + x * d)).collect()
+}
+
+/// Fishtest's generalised log-likelihood ratio (`LLR_logistic`) of counts of equally spaced outcomes from 0 to 1
+/// (loss, draw, win per game; or the five results of a game pair, scored per game): the observed distribution is
+/// compared with the most likely distributions whose mean is s0 and s1, the scores of elo0 and elo1 in the
+/// logistic model. A count of zero is taken as `REGULARIZE`, so a clean sweep still counts, and a single result
+/// cannot decide anything.
+pub fn generalised_llr(counts: &[u32], elo0: f64, elo1: f64) -> f64 {
+    if counts.iter().all(|&c| c == 0) {
+        return 0.0;
+    }
+    let steps = (counts.len() - 1) as f64;
+    let reg = |c: u32| if c == 0 { REGULARIZE } else { f64::from(c) };
+    let n: f64 = counts.iter().map(|&c| reg(c)).sum();
+    let observed: Vec<(f64, f64)> = counts.iter().enumerate().map(|(i, &c)| (i as f64 / steps, reg(c) / n)).collect();
+    let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
+    let (p0, p1) = (most_likely_with_mean(&observed, s0), most_likely_with_mean(&observed, s1));
+    n * observed.iter().zip(p0.iter().zip(&p1)).map(|((_, p), (q0, q1))| p * (q1 / q0).ln()).sum::<f64>()
 }
 
 /// The parameters of a sequential probability ratio test: H0 "the Elo difference is elo0" against H1
@@ -187,25 +206,14 @@ impl Sprt {
         ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
-    /// The generalised log-likelihood ratio of H1 against H0 given the games so far (fishtest's `LLR`): the
-    /// observed distribution of game scores (0, 1/2, 1) is compared with the most likely distributions whose mean
-    /// is s0 and s1, the scores of elo0 and elo1 in the logistic model. As in fishtest, a count of zero is taken as
-    /// `REGULARIZE`, so a clean sweep still counts, and a single game cannot decide anything.
+    /// The generalised log-likelihood ratio of H1 against H0 given the games so far (trinomial: losses, draws,
+    /// wins; see `generalised_llr`).
     pub fn llr(&self, t: &Tally) -> f64 {
-        if t.games() == 0 {
-            return 0.0;
-        }
-        let reg = |c: u32| if c == 0 { REGULARIZE } else { f64::from(c) };
-        let counts = [(0.0, reg(t.losses)), (0.5, reg(t.draws)), (1.0, reg(t.wins))];
-        let n: f64 = counts.iter().map(|c| c.1).sum();
-        let observed = counts.map(|(a, c)| (a, c / n));
-        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        let (p0, p1) = (most_likely_with_mean(&observed, s0), most_likely_with_mean(&observed, s1));
-        n * observed.iter().zip(p0.iter().zip(&p1)).map(|((_, p), (q0, q1))| p * (q1 / q0).ln()).sum::<f64>()
+        generalised_llr(&[t.losses, t.draws, t.wins], self.elo0, self.elo1)
     }
 
-    pub fn decision(&self, t: &Tally) -> Decision {
-        let llr = self.llr(t);
+    /// The decision for a log-likelihood ratio.
+    pub fn decide(&self, llr: f64) -> Decision {
         let (low, high) = self.bounds();
         if llr >= high {
             Decision::AcceptH1
@@ -214,6 +222,10 @@ impl Sprt {
         } else {
             Decision::Continue
         }
+    }
+
+    pub fn decision(&self, t: &Tally) -> Decision {
+        self.decide(self.llr(t))
     }
 }
 
