@@ -111,7 +111,7 @@ pub fn format_merged(m: &Merged) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Merged {} PGN file{}: {} games of {} at {}",
+        "Merged {} PGN file{}: {} games of {}, TimeControl {}",
         m.files,
         if m.files == 1 { "" } else { "s" },
         m.report.games(),
