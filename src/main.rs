@@ -292,7 +292,8 @@ fn run_match(args: MatchArgs) -> Result<ExitCode, String> {
     }
     let report = runner::run(&settings, args.resume, shard)?;
     print!("{}", runner::format_report(&settings, &report));
-    if shard.is_some() {
+    // Written only when the shard has played its whole share: its presence tells a waiting merge it is done.
+    if shard.is_some() && !report.interrupted {
         summary::write(&settings.pgn.with_extension("json"), &settings, &report)?;
     }
     Ok(if report.interrupted { ExitCode::from(runner::INTERRUPTED_EXIT) } else { ExitCode::SUCCESS })

@@ -141,4 +141,24 @@ grep -h '^Timing' "$work"/janggi-match-*.log >&2 || true
 grep '^Timing' "$work/single.txt" >&2 || true
 games=$(awk '/^Rank/ {getline; print $3}' "$work/shards/result.txt")
 [[ $games -eq $GAMES ]] || { echo "FAIL: $games games merged, $GAMES expected" >&2; exit 1; }
-echo "PASS slurm test: $SHARDS-task array + afterok merge = single run ($GAMES games at depth $DEPTH)" >&2
+
+# Sharded analysis with the shipped analyze.sbatch: the shards' lines together are the single run's lines.
+"$janggi" setups >"$work/positions.fen"
+aid=$(sbatch --parsable --array=0-$((SHARDS - 1)) \
+    --export=ALL,JANGGI="$janggi",INPUT="$work/positions.fen",OUT="$work/analysis" \
+    "$repo/deploy/slurm/analyze.sbatch" --depth 4)
+for _ in $(seq 600); do
+    [[ -z $(squeue -h -j "$aid" 2>/dev/null) ]] && break
+    sleep 1
+done
+# Everything but the search time, sorted: each position once, with the same move, score and nodes.
+strip() { sed 's/"time_ms":[0-9]*,\?//' | sort; }
+cat "$work"/analysis/analysis.*.jsonl | strip >"$work/analysis-sharded.txt"
+"$janggi" analyze --depth 4 "$work/positions.fen" | strip >"$work/analysis-single.txt"
+[[ $(wc -l <"$work/analysis-single.txt") -eq 25 ]] || { echo "FAIL: the single analysis is incomplete" >&2; exit 1; }
+if ! diff "$work/analysis-sharded.txt" "$work/analysis-single.txt" >&2; then
+    echo "FAIL: the $SHARDS analysis shards differ from the single analysis" >&2
+    exit 1
+fi
+echo "PASS slurm test: $SHARDS-task array + afterok merge = single run ($GAMES games at depth $DEPTH); $SHARDS-task \
+analysis array = single analysis (25 positions)" >&2
