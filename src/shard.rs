@@ -157,7 +157,8 @@ mod tests {
         assert_eq!(resolve(Some("auto/4"), &k8s).unwrap(), Some(Shard::new(2, 4).unwrap()));
         // Kubernetes gives no count: without auto/N that is an error, not the whole match in every pod.
         assert!(resolve(None, &k8s).unwrap_err().contains("auto/N"));
-        let slurm = env(&[("SLURM_ARRAY_TASK_ID", "5"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "8")]);
+        let slurm =
+            env(&[("SLURM_ARRAY_TASK_ID", "5"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "8")]);
         assert_eq!(resolve(None, &slurm).unwrap(), Some(Shard::new(4, 8).unwrap()));
         assert_eq!(resolve(Some("auto/8"), &slurm).unwrap(), Some(Shard::new(4, 8).unwrap()));
         assert!(resolve(Some("auto/4"), &env(&[("SLURM_ARRAY_TASK_ID", "4")])).is_err());

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_janggi");
-const BATCH_VARS: [&str; 4] = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT"];
+const BATCH_VARS: [&str; 4] =
+    ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT"];
 
 fn workdir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shards").join(name);
@@ -143,7 +144,10 @@ fn the_shard_index_comes_from_kubernetes_or_slurm() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("m.0-of-2.json")).unwrap()).unwrap();
     assert_eq!(json["shard"], serde_json::json!({ "index": 0, "count": 2 }));
     assert_eq!(json["games"], 4);
-    assert_eq!(json["results"][0]["pentanomial"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum::<u64>(), 2);
+    assert_eq!(
+        json["results"][0]["pentanomial"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum::<u64>(),
+        2
+    );
 }
 
 #[test]
@@ -186,7 +190,8 @@ fn an_analysis_shard_takes_every_nth_position() {
     assert_eq!(got.len(), 2, "{}", text(&out));
     assert_eq!(got[0]["fen"], fens[2]);
     assert_eq!(got[1]["fen"], fens[4]);
-    let k8s = janggi(&dir, &["analyze", "--depth", "3", "--shard", "auto/2", "in.epd"], &[("JOB_COMPLETION_INDEX", "0")]);
+    let k8s =
+        janggi(&dir, &["analyze", "--depth", "3", "--shard", "auto/2", "in.epd"], &[("JOB_COMPLETION_INDEX", "0")]);
     let got = lines(&k8s);
     assert_eq!(got.len(), 3);
     assert_eq!(got[0]["fen"], fens[0]);

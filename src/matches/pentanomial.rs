@@ -11,7 +11,7 @@
 //! - LOS = Φ((s − ½) / √(v/N));
 //! - GSPRT: the generalised log-likelihood ratio of the five counts (zero counts taken as 0.001), logistic Elo.
 
-use super::stats::{REGULARIZE, Sprt, Z_95, elo_from_score, erf, generalised_llr};
+use super::stats::{Sprt, Z_95, elo_from_score, erf, generalised_llr};
 use crate::board::{Color, Outcome};
 use std::collections::BTreeMap;
 
@@ -135,7 +135,6 @@ impl Pentanomial {
     /// The GSPRT's log-likelihood ratio on the five pair counts (fishtest's `LLR_logistic` on the pentanomial
     /// results; a zero count is taken as `REGULARIZE`).
     pub fn llr(&self, sprt: &Sprt) -> f64 {
-        debug_assert!(REGULARIZE > 0.0);
         generalised_llr(&self.counts, sprt.elo0, sprt.elo1)
     }
 }
@@ -145,10 +144,13 @@ impl Pentanomial {
 /// a game whose partner never comes (an odd number of games, a stopped match) stays unpaired.
 #[derive(Default)]
 pub struct PairBook {
-    /// (pair number, opening FEN, lower engine, higher engine) -> unmatched games: (Cho's engine, half-points of
-    /// the lower engine).
-    waiting: BTreeMap<(u32, String, usize, usize), Vec<(usize, u8)>>,
+    waiting: BTreeMap<PairKey, Vec<HalfPair>>,
 }
+
+/// What the two games of a pair share: pair number, opening FEN, lower engine, higher engine.
+type PairKey = (u32, String, usize, usize);
+/// A game waiting for its partner: Cho's engine and the lower engine's half-points.
+type HalfPair = (usize, u8);
 
 /// A completed pair: the two engines (lower index first) and the lower one's points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
