@@ -3,10 +3,9 @@
 //! default; any engine of `engines.toml` can be used instead, driven as the match runner drives it.
 
 use crate::board::{Color, Move, Notation, Outcome, Position, Rules};
-use crate::matches::config::EngineSpec;
-use crate::matches::engine::{EngineProcess, Failure, Reply};
-use crate::matches::openings;
-use crate::matches::pgn;
+use crate::protocol::client::{EngineProcess, EngineSpec, Failure, Reply};
+use crate::records::pgn;
+use crate::records::positions as openings;
 use crate::protocol::command::{Command, Go, StartPosition};
 use crate::protocol::message::Score;
 use crate::search::time::TimeBudget;

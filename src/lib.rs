@@ -7,6 +7,7 @@ pub mod eval;
 pub mod matches;
 pub mod perft;
 pub mod protocol;
+pub mod records;
 pub mod search;
 pub mod status;
 pub mod tune;

@@ -2,10 +2,11 @@
 //! checked before any engine starts, so a mistake in the file ends the program with a clear message instead of
 //! a failed game. Every preset setting has a default: a file that lists only engines is a valid config.
 
-use super::openings;
+use crate::records::positions as openings;
 use super::stats::{DEFAULT_ALPHA, DEFAULT_BETA, Sprt};
 use crate::board::Rules;
 use crate::protocol::Dialect;
+pub use crate::protocol::client::EngineSpec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -66,21 +67,6 @@ struct EngineEntry {
     #[serde(default)]
     options: BTreeMap<String, toml::Value>,
     variants: Option<Vec<String>>,
-}
-
-/// An engine as the runner starts it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineSpec {
-    pub name: String,
-    /// The program: a path (relative paths in the file are taken from the file's folder) or a name looked up in
-    /// `PATH`.
-    pub command: PathBuf,
-    pub args: Vec<String>,
-    pub dialect: Dialect,
-    /// Options sent after the handshake, as (name, value) text.
-    pub options: Vec<(String, String)>,
-    /// The rule sets this engine may play, when the file restricts them.
-    pub variants: Option<Vec<Rules>>,
 }
 
 /// A match preset as written in the file; every field is optional. Command-line flags fill the same fields.

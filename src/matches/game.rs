@@ -4,7 +4,7 @@
 //! move or runs out of time.
 
 use super::config::{MatchSettings, MoveLimits};
-use super::engine::{Failure, Player, Reply};
+use crate::protocol::client::{Failure, Player, Reply};
 use super::schedule::Pairing;
 use crate::board::{Color, Move, Notation, Outcome, Position, Reason, Rules};
 use crate::protocol::Dialect;

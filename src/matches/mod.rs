@@ -3,9 +3,7 @@
 //! game is appended to a PGN file at once.
 
 pub mod config;
-pub mod engine;
 pub mod game;
-pub mod openings;
 pub mod pgn;
 pub mod runner;
 pub mod schedule;

@@ -3,9 +3,10 @@
 //! continues a stopped match from its PGN (`--resume`), and prints the final table.
 
 use super::config::MatchSettings;
-use super::engine::{EngineProcess, Player};
+use crate::protocol::client::{EngineProcess, Player};
 use super::game::{self, GameRecord};
 use super::pgn;
+use crate::records::pgn::read_file as read_pgn;
 use super::schedule::{Pairing, schedule};
 use super::stats::{Decision, Sprt, Tally, format_elo};
 use crate::board::{Color, Outcome};
@@ -136,7 +137,7 @@ fn previous_games(settings: &MatchSettings, plan: &[Pairing], resume: bool) -> R
     if !settings.pgn.exists() {
         return Ok(Vec::new());
     }
-    let games = pgn::read_file(&settings.pgn)?;
+    let games = read_pgn(&settings.pgn)?;
     if games.is_empty() {
         return Ok(Vec::new());
     }

@@ -2,13 +2,13 @@
 //! `protocol::message`. A reader thread timestamps every line as it arrives, so thinking time is measured up to
 //! the engine's own answer, and a writer thread keeps an engine that stops reading from blocking the runner.
 
-use super::config::EngineSpec;
 use crate::board::{Move, Rules};
 use crate::protocol::Dialect;
 use crate::protocol::command::{Command, Go, shorten};
 use crate::protocol::message::{Info, Message, OptionKind, OptionSpec, parse_message};
 use log::{debug, warn};
 use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
@@ -88,6 +88,21 @@ impl Thought {
     pub fn best_line(&self) -> Option<&Info> {
         self.lines.first()
     }
+}
+
+/// An engine as a client starts it (the match runner, the analysis tool).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    pub name: String,
+    /// The program: a path (relative paths in the file are taken from the file's folder) or a name looked up in
+    /// `PATH`.
+    pub command: PathBuf,
+    pub args: Vec<String>,
+    pub dialect: Dialect,
+    /// Options sent after the handshake, as (name, value) text.
+    pub options: Vec<(String, String)>,
+    /// The rule sets this engine may play, when the file restricts them.
+    pub variants: Option<Vec<Rules>>,
 }
 
 /// A running engine.
