@@ -4,10 +4,10 @@
 
 use crate::board::{Color, Move, Notation, Outcome, Position, Rules};
 use crate::protocol::client::{EngineProcess, EngineSpec, Failure, Reply};
-use crate::records::pgn;
-use crate::records::positions as openings;
 use crate::protocol::command::{Command, Go, StartPosition};
 use crate::protocol::message::Score;
+use crate::records::pgn;
+use crate::records::positions as openings;
 use crate::search::time::TimeBudget;
 use crate::search::{self, Limits, Settings, Shared, Silent};
 use serde_json::{Value, json};

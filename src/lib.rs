@@ -10,4 +10,5 @@ pub mod protocol;
 pub mod records;
 pub mod search;
 pub mod status;
+pub mod text;
 pub mod tune;

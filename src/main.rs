@@ -2,7 +2,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use janggi::analyze::{self, AnalyzeOptions};
-use janggi::board::{Move, Notation, Position, Rules, START_FEN};
+use janggi::board::{Notation, Position, Rules, START_FEN};
 use janggi::matches::config::{Config, DEFAULT_CONFIG, Preset, SprtEntry};
 use janggi::matches::runner;
 use janggi::protocol::Dialect;
@@ -267,7 +267,7 @@ fn run_match(args: MatchArgs) -> Result<ExitCode, String> {
 }
 
 fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
-    let rules = Rules::by_name(&args.variant).ok_or_else(|| format!("unknown variant '{}'", args.variant))?;
+    let rules = args.variant.parse::<Rules>().map_err(|e| e.to_string())?;
     let engine = match &args.engine {
         None => None,
         Some(name) => {
@@ -315,14 +315,8 @@ fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
 }
 
 fn perft(variant: &str, fen: &str, moves: &[String], depth: u32, divide: bool, threads: usize) -> Result<(), String> {
-    let rules = Rules::by_name(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
-    let mut pos = Position::from_fen(fen, rules).map_err(|e| e.to_string())?;
-    for text in moves {
-        let m = Move::parse(text, Notation::Uci)
-            .filter(|m| pos.is_legal(*m))
-            .ok_or_else(|| format!("illegal move '{text}'"))?;
-        pos.make_move(m);
-    }
+    let rules = variant.parse::<Rules>().map_err(|e| e.to_string())?;
+    let mut pos = Position::from_fen_moves(fen, rules, moves, Notation::Uci).map_err(|e| e.to_string())?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().map_err(|e| e.to_string())?;
     let start = Instant::now();
     let (total, divided) = pool.install(|| {

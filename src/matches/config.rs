@@ -2,11 +2,11 @@
 //! checked before any engine starts, so a mistake in the file ends the program with a clear message instead of
 //! a failed game. Every preset setting has a default: a file that lists only engines is a valid config.
 
-use crate::records::positions as openings;
 use super::stats::{DEFAULT_ALPHA, DEFAULT_BETA, Sprt};
 use crate::board::Rules;
 use crate::protocol::Dialect;
 pub use crate::protocol::client::EngineSpec;
+use crate::records::positions as openings;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -176,7 +176,7 @@ fn secs(d: Duration) -> String {
 
 /// Ends the game early on the engines' own scores, or after too many plies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Adjudication {
+pub struct MatchAdjudication {
     pub max_plies: Option<u32>,
     pub resign: Option<ResignRule>,
     pub draw: Option<DrawRule>,
@@ -199,7 +199,7 @@ pub struct MatchSettings {
     pub repeat: bool,
     pub margin: Duration,
     pub move_timeout: Duration,
-    pub adjudication: Adjudication,
+    pub adjudication: MatchAdjudication,
     pub pgn: PathBuf,
     pub sprt: Option<Sprt>,
     pub event: String,
@@ -277,12 +277,7 @@ impl Config {
         let engines = names.iter().map(|n| self.engine(n).cloned()).collect::<Result<Vec<_>, _>>()?;
 
         let variant = p.variant.as_deref().unwrap_or(Rules::JANGGI.name);
-        let rules = Rules::by_name(variant).ok_or_else(|| {
-            ConfigError(format!(
-                "unknown variant '{variant}' (one of: {})",
-                Rules::names().collect::<Vec<_>>().join(", ")
-            ))
-        })?;
+        let rules = variant.parse::<Rules>().map_err(|e| ConfigError(e.to_string()))?;
         for e in &engines {
             if let Some(list) = &e.variants
                 && !list.contains(&rules)
@@ -356,7 +351,7 @@ impl Config {
             repeat: p.repeat.unwrap_or(true),
             margin: Duration::from_millis(p.margin_ms.unwrap_or(DEFAULT_MARGIN_MS)),
             move_timeout: Duration::from_millis(p.move_timeout_ms.unwrap_or(DEFAULT_MOVE_TIMEOUT_MS).max(1)),
-            adjudication: Adjudication { max_plies, resign: p.resign, draw: p.draw },
+            adjudication: MatchAdjudication { max_plies, resign: p.resign, draw: p.draw },
             pgn: PathBuf::from(p.pgn.as_deref().unwrap_or(DEFAULT_PGN)),
             sprt,
             event: p.event.clone().unwrap_or_else(|| DEFAULT_EVENT.to_string()),
@@ -480,9 +475,7 @@ fn engine_spec(entry: EngineEntry, dir: &Path) -> Result<EngineSpec, ConfigError
         None => None,
         Some(list) => Some(
             list.iter()
-                .map(|v| {
-                    Rules::by_name(v).ok_or_else(|| ConfigError(format!("engine '{name}': unknown variant '{v}'")))
-                })
+                .map(|v| v.parse::<Rules>().map_err(|e| ConfigError(format!("engine '{name}': {e}"))))
                 .collect::<Result<Vec<_>, _>>()?,
         ),
     };

@@ -3,13 +3,13 @@
 //! continues a stopped match from its PGN (`--resume`), and prints the final table.
 
 use super::config::MatchSettings;
-use crate::protocol::client::{EngineProcess, Player};
 use super::game::{self, GameRecord};
 use super::pgn;
-use crate::records::pgn::read_file as read_pgn;
 use super::schedule::{Pairing, schedule};
 use super::stats::{Decision, Sprt, Tally, format_elo};
 use crate::board::{Color, Outcome};
+use crate::protocol::client::{EngineProcess, Player};
+use crate::records::pgn::read_file as read_pgn;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

@@ -12,6 +12,7 @@ use crate::search::strength::Strength;
 use crate::search::time::{ClockState, TimeBudget};
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Ablation, Limits, Listener, Report, ScoreBound, Settings, Shared};
+use crate::text::{LineRead, read_line_capped};
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -164,7 +165,7 @@ impl Engine {
         let mut buffer = Vec::new();
         loop {
             buffer.clear();
-            match read_line_capped(&mut input, &mut buffer) {
+            match read_line_capped(&mut input, &mut buffer, MAX_LINE_BYTES) {
                 Ok(LineRead::Eof) => break,
                 Ok(LineRead::TooLong) => {
                     self.error(&format!("line longer than {MAX_LINE_BYTES} bytes ignored"));
@@ -178,7 +179,7 @@ impl Engine {
             }
             let line = String::from_utf8_lossy(&buffer);
             let line = line.trim();
-            log::debug!("<< {}", command::shorten(line));
+            log::debug!("<< {}", crate::text::shorten(line));
             if line.is_empty() {
                 continue;
             }
@@ -195,7 +196,7 @@ impl Engine {
         let cmd = match command::parse(self.dialect, line, self.options.usemillisec) {
             Ok(cmd) => cmd,
             Err(e) => {
-                self.error(&format!("{e} in '{}'", command::shorten(line)));
+                self.error(&format!("{e} in '{}'", crate::text::shorten(line)));
                 return true;
             }
         };
@@ -321,29 +322,12 @@ impl Engine {
         let mut pos = match Position::from_fen(&fen, rules) {
             Ok(pos) => pos,
             Err(e) => {
-                self.error(&format!("invalid FEN '{}': {e}; position unchanged", command::shorten(&fen)));
+                self.error(&format!("invalid FEN '{}': {e}; position unchanged", crate::text::shorten(&fen)));
                 return;
             }
         };
-        for (i, text) in moves.iter().enumerate() {
-            match Move::parse(text, self.notation()) {
-                Some(m) if pos.is_legal(m) => pos.make_move(m),
-                parsed => {
-                    let why = if parsed.is_none() {
-                        "not a move in this notation".to_string()
-                    } else if pos.ended_by_last_move() {
-                        "the game is already over".to_string()
-                    } else {
-                        "illegal in this position".to_string()
-                    };
-                    self.error(&format!(
-                        "move {} '{}' {why}; position set up to the move before it",
-                        i + 1,
-                        command::shorten(text)
-                    ));
-                    break;
-                }
-            }
+        if let Err(bad) = pos.play_moves(moves, self.notation()) {
+            self.error(&format!("{bad}; position set up to the move before it"));
         }
         self.position = pos;
         self.banned.clear();
@@ -355,7 +339,7 @@ impl Engine {
             match Move::parse(text, self.notation()) {
                 Some(m) => banned.push(m),
                 None => {
-                    self.error(&format!("banmoves: '{}' is not a move; nothing banned", command::shorten(text)));
+                    self.error(&format!("banmoves: '{}' is not a move; nothing banned", crate::text::shorten(text)));
                     return;
                 }
             }
@@ -397,7 +381,9 @@ impl Engine {
         for text in &go.searchmoves {
             match Move::parse(text, self.notation()).filter(|m| self.position.is_legal(*m)) {
                 Some(m) => searchmoves.push(m),
-                None => self.error(&format!("searchmoves: '{}' is not legal here, ignored", command::shorten(text))),
+                None => {
+                    self.error(&format!("searchmoves: '{}' is not legal here, ignored", crate::text::shorten(text)))
+                }
             }
         }
         if searchmoves.is_empty() && !self.banned.is_empty() {
@@ -518,46 +504,4 @@ fn announce_no_move(pos: &Position, out: &Output, dialect: Dialect, limits: &Lim
         std::thread::sleep(Duration::from_millis(1));
     }
     out.line(&Message::BestMove { best: None, ponder: None }.line(dialect).to_string());
-}
-
-enum LineRead {
-    Line,
-    TooLong,
-    Eof,
-}
-
-/// Reads one line into `buf`, keeping at most `MAX_LINE_BYTES`; a longer line is drained and reported.
-fn read_line_capped(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<LineRead> {
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = input.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(if !any {
-                LineRead::Eof
-            } else if too_long {
-                LineRead::TooLong
-            } else {
-                LineRead::Line
-            });
-        }
-        any = true;
-        let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        if !too_long {
-            let room = MAX_LINE_BYTES.saturating_sub(buf.len());
-            let take = used.min(room);
-            buf.extend_from_slice(&chunk[..take]);
-            if used > room {
-                too_long = true;
-                buf.clear();
-            }
-        }
-        input.consume(used);
-        if done {
-            return Ok(if too_long { LineRead::TooLong } else { LineRead::Line });
-        }
-    }
 }

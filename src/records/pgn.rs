@@ -2,6 +2,7 @@
 //! notation (`h1g3`, a pass as `e2e2`), Cho as White. Read back for `--resume`, for analysis, and to check that a
 //! match's games replay under our rules.
 
+use crate::board::rules::UnknownVariant;
 use crate::board::{Move, Notation, Position, Rules, START_FEN};
 use std::path::Path;
 
@@ -39,7 +40,7 @@ impl PgnGame {
     pub fn rules(&self) -> Result<Rules, String> {
         match self.tag("Variant") {
             None => Ok(Rules::JANGGI),
-            Some(v) => Rules::by_name(v).ok_or_else(|| format!("unknown variant '{v}'")),
+            Some(v) => v.parse().map_err(|e: UnknownVariant| e.to_string()),
         }
     }
 
@@ -57,16 +58,17 @@ impl PgnGame {
         let mut moves = Vec::new();
         for (i, text) in self.moves.iter().enumerate() {
             let m = if text == "pass" || text == "@@@@" {
-                Some(Move::pass(pos.general(pos.side_to_move())))
+                let pass = Move::pass(pos.general(pos.side_to_move()));
+                pos.parse_move(&pass.display(Notation::Uci).to_string(), Notation::Uci)
             } else {
-                Move::parse(text, Notation::Uci)
+                pos.parse_move(text, Notation::Uci)
             };
-            match m.filter(|m| pos.is_legal(*m)) {
-                Some(m) => {
+            match m {
+                Ok(m) => {
                     pos.make_move(m);
                     moves.push(m);
                 }
-                None => return Err(format!("ply {} '{text}' is not legal in {}", i + 1, pos.fen())),
+                Err(why) => return Err(format!("ply {} '{text}' is {why}: {}", i + 1, pos.fen())),
             }
         }
         Ok((pos, moves))
@@ -110,7 +112,7 @@ pub fn parse_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
             }
             game.tags.push(parse_tag(trimmed).ok_or_else(|| PgnError {
                 line: line_no,
-                message: format!("bad tag '{}'", crate::protocol::command::shorten(trimmed)),
+                message: format!("bad tag '{}'", crate::text::shorten(trimmed)),
             })?);
             continue;
         }
