@@ -6,7 +6,7 @@ use janggi::board::{Notation, Position, Rules, START_FEN};
 use janggi::matches::config::{Config, DEFAULT_CONFIG, Preset, SprtEntry};
 use janggi::matches::runner;
 use janggi::protocol::Dialect;
-use janggi::protocol::engine::{Engine, Output};
+use janggi::protocol::session::{Output, Session};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -201,7 +201,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
-            let mut engine = Engine::new(Output::stdout(), cli.protocol).with_ablation(cli.ablate.unwrap_or_default());
+            let mut engine = Session::new(Output::stdout(), cli.protocol).with_ablation(cli.ablate.unwrap_or_default());
             engine.run(std::io::stdin().lock());
             Ok(())
         }

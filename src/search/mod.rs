@@ -1,6 +1,7 @@
 //! The search: iterative deepening over a principal-variation alpha-beta search with quiescence, sharing one
 //! transposition table between threads (Lazy SMP). It reports through a `Listener` and knows nothing of protocols.
 
+pub mod engine;
 pub mod history;
 pub mod params;
 pub mod see;
@@ -9,11 +10,11 @@ pub mod time;
 pub mod tt;
 mod worker;
 
-use crate::board::{Move, Position};
+use crate::board::{GameEnd, Move, Position};
 use crate::eval::params::Params;
 use params::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 use strength::Strength;
 use time::{TimeBudget, TimeManager};
@@ -117,6 +118,10 @@ pub trait Listener: Sync {
     fn report(&self, report: &Report);
     /// A free-text note (e.g. why no move exists).
     fn note(&self, _text: &str) {}
+    /// The search ended with this result (sent by `engine::Engine` once the host may receive it).
+    fn best_move(&self, _outcome: &Outcome) {}
+    /// There was no legal move to search: the game is over, ended so.
+    fn no_move(&self, _end: &GameEnd) {}
 }
 
 /// A listener that ignores everything.
@@ -139,17 +144,20 @@ pub struct Outcome {
     pub lines: Vec<(i32, Vec<Move>)>,
 }
 
-/// State shared by the threads of a search and kept between searches.
+/// State shared by the threads of a search and kept between searches. Its flags are set through methods, which
+/// also wake a finished search that waits for `stop` or `ponderhit` (in infinite or ponder mode).
 pub struct Shared {
-    pub tt: TranspositionTable,
-    pub stop: AtomicBool,
+    tt: TranspositionTable,
+    stop: AtomicBool,
     /// Set while pondering; cleared by `ponderhit`.
-    pub pondering: AtomicBool,
+    pondering: AtomicBool,
     /// Set by `ponderhit` so that the main thread restarts its clock.
-    pub ponderhit: AtomicBool,
+    ponderhit: AtomicBool,
     nodes: AtomicU64,
     /// Per-thread move-ordering memory, kept between searches of one game.
     histories: Mutex<Vec<history::History>>,
+    /// Wakes a search that waits to be released (`stop`, `ponderhit`).
+    release: (Mutex<()>, Condvar),
 }
 
 impl Shared {
@@ -166,14 +174,66 @@ impl Shared {
             ponderhit: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             histories: Mutex::new(Vec::new()),
+            release: (Mutex::new(()), Condvar::new()),
         }
     }
 
-    /// Readies the shared state for the next search: clears a `stop` left by the previous one. Callers do this
-    /// before starting a search rather than `search` doing it, so that a `stop` that arrives before the search
-    /// thread is running is not lost.
-    pub fn ready(&self) {
-        self.stop.store(false, Ordering::Relaxed);
+    /// Sets a flag under the release lock and wakes every waiter, so that no wake-up is lost between a
+    /// waiter's test of the flags and its sleep.
+    fn signal(&self, set: impl FnOnce()) {
+        let guard = self.release.0.lock();
+        set();
+        drop(guard);
+        self.release.1.notify_all();
+    }
+
+    /// Asks the running search to stop as soon as it can (it still reports its best move).
+    pub fn stop(&self) {
+        self.signal(|| {
+            self.stop.store(true, Ordering::Relaxed);
+            self.pondering.store(false, Ordering::Relaxed);
+        });
+    }
+
+    /// The opponent played the expected move: pondering becomes a normal search whose clock starts now.
+    pub fn ponderhit(&self) {
+        self.signal(|| {
+            self.ponderhit.store(true, Ordering::Relaxed);
+            self.pondering.store(false, Ordering::Relaxed);
+        });
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Blocks a finished search until it may answer: in infinite mode until `stop`, while pondering until
+    /// `stop` or `ponderhit`.
+    pub fn wait_for_release(&self, infinite: bool) {
+        let held = |s: &Shared| !s.stop.load(Ordering::Relaxed) && (infinite || s.pondering.load(Ordering::Relaxed));
+        let Ok(mut guard) = self.release.0.lock() else { return };
+        while held(self) {
+            guard = match self.release.1.wait(guard) {
+                Ok(g) => g,
+                Err(_) => return,
+            };
+        }
+    }
+
+    /// The size of the transposition table in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.megabytes()
+    }
+
+    /// Readies the shared state for the next search: clears a `stop` or `ponderhit` left by the previous one and
+    /// sets pondering for `limits`. Callers do this before starting a search rather than `search` doing it, so
+    /// that a `stop` or `ponderhit` that arrives before the search thread is running is not lost.
+    pub fn ready(&self, limits: &Limits) {
+        self.signal(|| {
+            self.stop.store(false, Ordering::Relaxed);
+            self.ponderhit.store(false, Ordering::Relaxed);
+            self.pondering.store(limits.ponder, Ordering::Relaxed);
+        });
     }
 
     /// Forgets everything learned (new game, `Clear Hash`).
@@ -200,8 +260,19 @@ pub fn score_to_protocol(score: i32) -> (bool, i32) {
     }
 }
 
-/// Searches `pos` with `settings.threads` threads and returns the best move found. `shared.stop` must have been
-/// cleared (`Shared::ready`) before; setting it stops the search.
+/// Win/draw/loss per mille from a score, by a logistic model: `WDL_EVEN_CP` wins half the games.
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    if score.abs() >= MATE_BOUND {
+        return if score > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
+    }
+    let win = |s: f64| 1000.0 / (1.0 + (-(s - WDL_EVEN_CP) / WDL_SCALE_CP).exp());
+    let w = win(score as f64).round() as u32;
+    let l = win(-score as f64).round() as u32;
+    (w, 1000u32.saturating_sub(w + l), l)
+}
+
+/// Searches `pos` with `settings.threads` threads and returns the best move found. The shared state is readied
+/// (`Shared::ready`) before; `Shared::stop` stops the search. Programs search through `engine::Engine`.
 pub fn search(
     pos: &Position,
     limits: &Limits,
@@ -211,8 +282,6 @@ pub fn search(
 ) -> Outcome {
     let start = Instant::now();
     shared.nodes.store(0, Ordering::Relaxed);
-    shared.ponderhit.store(false, Ordering::Relaxed);
-    shared.pondering.store(limits.ponder, Ordering::Relaxed);
     shared.tt.new_search();
     let clock = TimeManager::new(start, limits.time);
     let threads = settings.threads.max(1);

@@ -8,6 +8,13 @@ pub const MATE: i32 = 32000;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const INFINITE: i32 = MATE + 1;
 
+/// The win/draw/loss model of `UCI_ShowWDL`: a logistic of the score that gives half the games won at
+/// `WDL_EVEN_CP`, with this scale.
+pub const WDL_EVEN_CP: f64 = 250.0;
+pub const WDL_SCALE_CP: f64 = 90.0;
+/// Scores shown to people (analysis losses) are clamped to this many centipawns, a mate counting as this much.
+pub const CLAMP_CP: i32 = 1000;
+
 /// Aspiration windows: start after this depth with this half-width, widening by half again on each failure.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const ASPIRATION_WINDOW: i32 = 25;

@@ -252,11 +252,7 @@ impl<'a> Worker<'a> {
 
     /// In `infinite` and ponder mode the best move may only be sent after `stop` (or `ponderhit`).
     fn wait_for_release(&self) {
-        while !self.shared.stop.load(Ordering::Relaxed)
-            && (self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed))
-        {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
+        self.shared.wait_for_release(self.limits.infinite);
     }
 
     fn report_lines(&self, depth: u32, lines: usize, listener: &dyn Listener) {
