@@ -20,6 +20,9 @@ struct Cli {
     /// Switch parts of the search off to measure their worth in matches: tt, pruning, nmp, lmr.
     #[arg(long, value_parser = janggi::search::Ablation::parse, hide = true)]
     ablate: Option<janggi::search::Ablation>,
+    /// Offer the search parameters as UCI options (for `janggi tune spsa`; see `janggi tune params`).
+    #[arg(long)]
+    tune: bool,
     #[command(subcommand)]
     command: Option<Tool>,
 }
@@ -48,7 +51,7 @@ enum Tool {
     Status,
     /// Print the FENs of the 25 start positions.
     Setups,
-    /// Tune the evaluation: generate self-play positions, or fit the weights to them.
+    /// Tune the evaluation (self-play positions, Texel fit) or the search parameters (SPSA by games).
     Tune {
         #[command(subcommand)]
         step: TuneStep,
@@ -78,6 +81,10 @@ enum TuneStep {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// List the search parameters that `janggi --tune` offers as options: name, default, min, max, step.
+    Params,
+    /// Tune search parameters by games (SPSA as fishtest runs it); the trace goes to a CSV file and resumes.
+    Spsa(SpsaArgs),
     /// Fit the weights to a file of labelled positions and write the Rust source of the weights.
     Fit {
         #[arg(long)]
@@ -100,7 +107,106 @@ fn tune(step: TuneStep) -> Result<(), String> {
     match step {
         TuneStep::Selfplay { games, nodes, seed, out } => janggi::tune::selfplay_to_file(games, nodes, seed, &out),
         TuneStep::Fit { data, terms, epochs, rate, out } => janggi::tune::fit_file(&data, &terms, epochs, rate, &out),
+        TuneStep::Spsa(args) => spsa(args),
+        TuneStep::Params => {
+            print!("{}", janggi::tune::spsa::params_table());
+            Ok(())
+        }
     }
+}
+
+/// `janggi tune spsa`.
+#[derive(Args)]
+struct SpsaArgs {
+    /// The parameters to tune (comma-separated names from `janggi tune params`); all when absent.
+    #[arg(long, value_delimiter = ',')]
+    params: Vec<String>,
+    /// Game pairs in all (each pair is two games); a resumed run goes on to this many.
+    #[arg(long, default_value_t = 1000)]
+    iterations: u32,
+    /// Clock: BASE+INC in seconds (the default when no other limit is given is 1+0.01).
+    #[arg(long)]
+    tc: Option<String>,
+    /// Fixed time per move in milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    #[arg(long)]
+    depth: Option<u32>,
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Game pairs played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// `setups` (the 25 start positions) or a file of FEN or EPD lines.
+    #[arg(long)]
+    openings: Option<String>,
+    #[arg(long)]
+    variant: Option<String>,
+    /// Plies after which a game is decided by count (default as for `janggi match`).
+    #[arg(long)]
+    max_plies: Option<u32>,
+    /// The parameter trace: a CSV row per iteration; an existing trace is resumed.
+    #[arg(long, default_value = "spsa.csv")]
+    trace: PathBuf,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// fishtest's r_end: the learning rate at the end is r_end times the step squared.
+    #[arg(long, default_value_t = janggi::tune::spsa::R_END)]
+    r_end: f64,
+    /// The stability constant A as a share of the iterations.
+    #[arg(long, default_value_t = janggi::tune::spsa::A_RATIO)]
+    a_ratio: f64,
+    #[arg(long, default_value_t = janggi::tune::spsa::ALPHA)]
+    alpha: f64,
+    #[arg(long, default_value_t = janggi::tune::spsa::GAMMA)]
+    gamma: f64,
+    /// The engine binary to tune (this program when absent); it is started with --tune.
+    #[arg(long)]
+    engine: Option<PathBuf>,
+}
+
+fn spsa(args: SpsaArgs) -> Result<(), String> {
+    use janggi::tune::spsa::{self, SpsaOptions};
+    let engine = match args.engine {
+        Some(e) => e,
+        None => std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?,
+    };
+    let untimed = args.tc.is_none() && args.movetime.is_none() && args.depth.is_none() && args.nodes.is_none();
+    let preset = Preset {
+        tc: if untimed { Some("1+0.01".to_string()) } else { args.tc },
+        movetime: args.movetime,
+        depth: args.depth,
+        nodes: args.nodes,
+        openings: args.openings,
+        variant: args.variant,
+        max_plies: args.max_plies,
+        ..Preset::default()
+    };
+    let opts = SpsaOptions {
+        params: args.params,
+        iterations: args.iterations,
+        concurrency: args.concurrency,
+        match_preset: preset,
+        seed: args.seed,
+        r_end: args.r_end,
+        a_ratio: args.a_ratio,
+        alpha: args.alpha,
+        gamma: args.gamma,
+        ..SpsaOptions::new(engine, args.trace)
+    };
+    let start = Instant::now();
+    let state = spsa::run(&opts, |s, result| {
+        let theta: Vec<String> = s.specs.iter().zip(&s.theta).map(|(p, t)| format!("{}={t:.1}", p.name)).collect();
+        eprintln!(
+            "iteration {}/{} ({:.0} s): pair {result:+}, {}",
+            s.done,
+            opts.iterations,
+            start.elapsed().as_secs_f64(),
+            theta.join(" ")
+        );
+    })?;
+    print!("{}", spsa::final_table(&state));
+    Ok(())
 }
 
 /// `janggi match`: every flag overrides the preset's value.
@@ -202,6 +308,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => {
             let mut engine = Session::new(Output::stdout(), cli.protocol).with_ablation(cli.ablate.unwrap_or_default());
+            if cli.tune {
+                engine = engine.with_tuning();
+            }
             engine.run(std::io::stdin().lock());
             Ok(())
         }

@@ -4,11 +4,12 @@
 
 use super::command::{self, Command, Go, StartPosition};
 use super::dialect::Dialect;
-use super::message::{Bound as InfoBound, Info, Message, OptionSpec, Score};
+use super::message::{Bound as InfoBound, Info, Message, OptionKind, OptionSpec, Score};
 use super::options::{self, Effect, Options};
 use crate::board::{GameEnd, Move, Notation, Outcome, Position, START_FEN, SetupError};
 use crate::eval;
 use crate::search::engine::Engine;
+use crate::search::params::{self, SearchParams};
 use crate::search::strength::Strength;
 use crate::search::time::{ClockState, TimeBudget};
 use crate::search::{self, Ablation, Limits, Listener, Report, ScoreBound};
@@ -115,6 +116,8 @@ pub struct Session {
     perft: Option<JoinHandle<()>>,
     out: Output,
     debug: bool,
+    /// Under `janggi --tune`: the search parameters, offered as options.
+    tuning: Option<SearchParams>,
 }
 
 impl Session {
@@ -123,7 +126,13 @@ impl Session {
         let dialect = forced.unwrap_or_default();
         let listener = InfoListener { out: out.clone(), dialect, show_wdl: options.show_wdl };
         let engine = Engine::new(options.hash_mb, Arc::new(listener));
-        Session { dialect, forced, options, engine, banned: Vec::new(), perft: None, out, debug: false }
+        Session { dialect, forced, options, engine, banned: Vec::new(), perft: None, out, debug: false, tuning: None }
+    }
+
+    /// Offers every search parameter as a spin option (`janggi --tune`), for tuning by games.
+    pub fn with_tuning(mut self) -> Session {
+        self.tuning = Some(SearchParams::default());
+        self
     }
 
     /// Switches parts of the search off (for matches that measure what they are worth).
@@ -242,10 +251,32 @@ impl Session {
             };
             self.say(Message::Option(spec));
         }
+        if self.tuning.is_some() {
+            for p in params::SPECS {
+                let kind = OptionKind::Spin { default: p.default.into(), min: p.min.into(), max: p.max.into() };
+                self.say(Message::Option(OptionSpec { name: p.name.to_string(), kind }));
+            }
+        }
         self.say(Message::HandshakeOk);
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
+        if let Some(mut tuned) = self.tuning.clone()
+            && params::spec(name).is_some()
+        {
+            let number = value.and_then(|v| v.trim().parse::<i64>().ok());
+            let set = number
+                .ok_or_else(|| format!("{name} needs an integer value"))
+                .and_then(|v| tuned.set(name, v).map_err(|e| e.to_string()));
+            match set {
+                Ok(()) => {
+                    self.engine.set_search_params(Arc::new(tuned.clone()));
+                    self.tuning = Some(tuned);
+                }
+                Err(e) => self.error(&format!("{e}; unchanged")),
+            }
+            return;
+        }
         let mut updated = self.options.clone();
         match updated.set(name, value) {
             Err(e) => {

@@ -6,6 +6,7 @@ use super::tt::TranspositionTable;
 use super::{Ablation, Limits, Listener, Outcome, Settings, Shared, Silent, search};
 use crate::board::{GameEnd, Notation, Position, Rules, SetupError};
 use crate::eval::params::Params;
+use crate::search::params::SearchParams;
 use crate::search::strength::Strength;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -233,6 +234,11 @@ impl Engine {
     /// The evaluation's weights.
     pub fn set_eval_params(&mut self, params: Arc<Params>) {
         self.settings.params = params;
+    }
+
+    /// The search's tunable numbers.
+    pub fn set_search_params(&mut self, params: Arc<SearchParams>) {
+        self.settings.search = params;
     }
 
     pub fn settings(&self) -> &Settings {

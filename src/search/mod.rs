@@ -43,6 +43,8 @@ pub struct Settings {
     pub multipv: usize,
     pub strength: Strength,
     pub params: Arc<Params>,
+    /// The search's tunable numbers.
+    pub search: Arc<SearchParams>,
     pub ablation: Ablation,
 }
 
@@ -53,6 +55,7 @@ impl Default for Settings {
             multipv: 1,
             strength: Strength::full(),
             params: Arc::new(Params::default()),
+            search: Arc::new(SearchParams::default()),
             ablation: Ablation::default(),
         }
     }

@@ -10,7 +10,6 @@ use super::{Limits, Listener, Outcome, Report, ScoreBound, Settings, Shared};
 use crate::board::rules::{Adjudication, Bikjang};
 use crate::board::{Move, MoveList, PieceKind, Position};
 use crate::eval;
-use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
 
 /// Mixed into the hash key after a pass: a second pass would end the game, so the position is not the same.
@@ -32,19 +31,6 @@ pub(super) struct ThreadResult {
     pub score: i32,
     pub pv: Vec<Move>,
     pub lines: Vec<(i32, Vec<Move>)>,
-}
-
-fn reductions() -> &'static [[i32; 64]; 64] {
-    static TABLE: OnceLock<Box<[[i32; 64]; 64]>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = Box::new([[0; 64]; 64]);
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
-            }
-        }
-        t
-    })
 }
 
 /// Mate scores are stored relative to the node, not the root.
@@ -90,6 +76,9 @@ pub(super) struct Worker<'a> {
     root_moves: Vec<RootMove>,
     stopped: bool,
     result: ThreadResult,
+    /// The tunable numbers, and the reduction table made from them.
+    tuning: &'a SearchParams,
+    reductions: Box<[[i32; 64]; 64]>,
 }
 
 impl<'a> Worker<'a> {
@@ -122,6 +111,8 @@ impl<'a> Worker<'a> {
             root_moves: Vec::new(),
             stopped: false,
             result: ThreadResult { id, ..ThreadResult::default() },
+            tuning: &settings.search,
+            reductions: settings.search.reductions(),
         }
     }
 
@@ -283,11 +274,16 @@ impl<'a> Worker<'a> {
     /// Searches line `line` (MultiPV index) to `depth` with aspiration windows.
     fn search_line(&mut self, depth: i32, line: usize, listener: &dyn Listener) {
         let previous = self.root_moves[line].previous;
-        let (mut alpha, mut beta, mut delta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
-            (previous - ASPIRATION_WINDOW, previous + ASPIRATION_WINDOW, ASPIRATION_WINDOW)
-        } else {
-            (-INFINITE, INFINITE, INFINITE)
-        };
+        let (mut alpha, mut beta, mut delta) =
+            if depth >= self.tuning.aspiration_min_depth && previous.abs() < MATE_BOUND {
+                (
+                    previous - self.tuning.aspiration_window,
+                    previous + self.tuning.aspiration_window,
+                    self.tuning.aspiration_window,
+                )
+            } else {
+                (-INFINITE, INFINITE, INFINITE)
+            };
         loop {
             let score = self.root_search(depth, alpha, beta, line);
             if self.stopped {
@@ -593,12 +589,16 @@ impl<'a> Worker<'a> {
         let prune = !ablation.pruning;
         if !pv_node && !in_check && !must_break && !singular_search {
             // Reverse futility pruning.
-            let margin = if improving { RFP_IMPROVING_MARGIN } else { RFP_MARGIN };
-            if prune && depth <= RFP_MAX_DEPTH && static_eval - margin * depth >= beta && static_eval < MATE_BOUND {
+            let margin = if improving { self.tuning.rfp_improving_margin } else { self.tuning.rfp_margin };
+            if prune
+                && depth <= self.tuning.rfp_max_depth
+                && static_eval - margin * depth >= beta
+                && static_eval < MATE_BOUND
+            {
                 return static_eval;
             }
             // Razoring.
-            if prune && depth <= RAZOR_MAX_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
+            if prune && depth <= self.tuning.razor_max_depth && static_eval + self.tuning.razor_margin * depth < alpha {
                 let score = self.quiescence(alpha, beta, ply);
                 if score < alpha {
                     return score;
@@ -607,13 +607,14 @@ impl<'a> Worker<'a> {
             // Null move: hand the move over. With passing legal (the host rule sets) there is no zugzwang; without
             // it, deep null-move cutoffs are verified.
             if !ablation.nmp
-                && depth >= NMP_MIN_DEPTH
+                && depth >= self.tuning.nmp_min_depth
                 && static_eval >= beta
                 && !self.played[ply.saturating_sub(1)].is_none()
                 && self.has_pieces_beyond_soldiers()
             {
-                let r =
-                    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                let r = self.tuning.nmp_base_reduction
+                    + depth / self.tuning.nmp_depth_divisor
+                    + ((static_eval - beta) / self.tuning.nmp_eval_divisor).min(3);
                 self.played[ply] = Move::NONE;
                 self.played_piece_to[ply] = NO_PIECE_TO;
                 self.pos.make_null_move();
@@ -624,7 +625,7 @@ impl<'a> Worker<'a> {
                 }
                 if score >= beta {
                     let score = if score >= MATE_BOUND { beta } else { score };
-                    if self.pos.rules().pass || depth < NMP_VERIFY_DEPTH {
+                    if self.pos.rules().pass || depth < self.tuning.nmp_verify_depth {
                         return score;
                     }
                     let verified = self.negamax(depth - 1 - r, beta - 1, beta, ply, false, false);
@@ -636,7 +637,7 @@ impl<'a> Worker<'a> {
         }
 
         // Without a hash move, a deep node is searched a little shallower first.
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && (pv_node || cut) {
+        if tt_move.is_none() && depth >= self.tuning.iir_min_depth && (pv_node || cut) {
             depth -= 1;
         }
 
@@ -646,14 +647,14 @@ impl<'a> Worker<'a> {
         if let Some(e) = tt
             && ply > 0
             && !singular_search
-            && depth >= SINGULAR_MIN_DEPTH
+            && depth >= self.tuning.singular_min_depth
             && !tt_move.is_none()
             && e.depth >= depth - 3
             && e.bound != Bound::Upper
             && e.score.abs() < MATE_BOUND
             && !ablation.pruning
         {
-            let singular_beta = from_tt(e.score, ply) - SINGULAR_MARGIN * depth / 8;
+            let singular_beta = from_tt(e.score, ply) - self.tuning.singular_margin * depth / 8;
             self.excluded[ply] = tt_move;
             let score = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut, false);
             self.excluded[ply] = Move::NONE;
@@ -687,7 +688,6 @@ impl<'a> Worker<'a> {
         let mut best_move = Move::NONE;
         let mut quiets_tried: Vec<(Move, PieceTo)> = Vec::with_capacity(32);
         let context = self.context(ply);
-        let reductions = reductions();
         let n = moves.len();
         for i in 0..n {
             let m = pick(&mut moves, &mut scores, i);
@@ -698,21 +698,26 @@ impl<'a> Worker<'a> {
             if prune && ply > 0 && best > -MATE_BOUND && !in_check && !must_break {
                 if quiet && !pv_node {
                     // Late move pruning.
-                    if depth <= LMP_MAX_DEPTH
-                        && quiets_tried.len() as i32 >= LMP_BASE + depth * depth / if improving { 1 } else { 2 }
+                    if depth <= self.tuning.lmp_max_depth
+                        && quiets_tried.len() as i32
+                            >= self.tuning.lmp_base + depth * depth / if improving { 1 } else { 2 }
                     {
                         continue;
                     }
                     // Futility pruning.
-                    if depth <= FUTILITY_MAX_DEPTH
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    if depth <= self.tuning.futility_max_depth
+                        && static_eval + self.tuning.futility_base + self.tuning.futility_per_depth * depth <= alpha
                         && !killer
                     {
                         continue;
                     }
                 }
                 // Exchange pruning of losing moves at low depth.
-                let margin = if quiet { SEE_QUIET_MARGIN * depth } else { SEE_CAPTURE_MARGIN * depth * depth };
+                let margin = if quiet {
+                    self.tuning.see_quiet_margin * depth
+                } else {
+                    self.tuning.see_capture_margin * depth * depth
+                };
                 if depth <= 6 && !m.is_pass() && i > 0 && !see_ge(&self.pos, m, margin) {
                     continue;
                 }
@@ -720,7 +725,8 @@ impl<'a> Worker<'a> {
 
             self.make(m, ply);
             let gives_check = self.pos.in_check_by_rules();
-            let check_extension = i32::from(gives_check && ply < 2 * (depth as usize + MAX_EXTENSION_PLIES as usize));
+            let check_extension =
+                i32::from(gives_check && ply < 2 * (depth as usize + self.tuning.max_extension_plies as usize));
             let extension = if m == tt_move { check_extension.max(singular_extension) } else { check_extension };
             let new_depth = depth - 1 + extension;
             let mut score;
@@ -728,13 +734,13 @@ impl<'a> Worker<'a> {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut, pv_node);
             } else {
                 let mut r = 0;
-                if !ablation.lmr && depth >= LMR_MIN_DEPTH && i > pv_node as usize && quiet && !in_check {
-                    r = reductions[depth.min(63) as usize][i.min(63)];
+                if !ablation.lmr && depth >= self.tuning.lmr_min_depth && i > pv_node as usize && quiet && !in_check {
+                    r = self.reductions[depth.min(63) as usize][i.min(63)];
                     r += i32::from(!pv_node) + i32::from(!improving) + i32::from(cut);
                     r -= i32::from(killer) + i32::from(gives_check);
                     let history =
                         self.history.score(side, m) + self.history.continuation(context, self.played_piece_to[ply]);
-                    r -= history / LMR_HISTORY_DIVISOR;
+                    r -= history / self.tuning.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true, false);
@@ -763,7 +769,15 @@ impl<'a> Worker<'a> {
                     if score >= beta {
                         if quiet {
                             let best = (m, self.played_piece_to[ply]);
-                            self.history.reward(side, best, &quiets_tried, context, depth, ply, previous);
+                            self.history.reward(
+                                side,
+                                best,
+                                &quiets_tried,
+                                context,
+                                self.tuning.history_bonus(depth),
+                                ply,
+                                previous,
+                            );
                         }
                         break;
                     }
@@ -885,7 +899,7 @@ impl<'a> Worker<'a> {
             let m = pick(&mut moves, &mut scores, i);
             if !in_check {
                 let victim = self.pos.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                if stand_pat + victim + QS_DELTA_MARGIN < alpha {
+                if stand_pat + victim + self.tuning.qs_delta_margin < alpha {
                     continue;
                 }
                 if !see_ge(&self.pos, m, 0) {
