@@ -24,4 +24,4 @@ pub use position::Position;
 pub use replay::{BadMove, MoveError, SetupError};
 pub use rules::Rules;
 pub use square::{Notation, Square};
-pub use status::{GameEnd, Outcome, Reason};
+pub use status::{EndView, GameEnd, Outcome, Reason};

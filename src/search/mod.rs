@@ -6,18 +6,19 @@ pub mod history;
 pub mod params;
 pub mod see;
 pub mod strength;
+pub mod threads;
 pub mod time;
 pub mod tt;
 mod worker;
 
-use crate::board::{GameEnd, Move, Position};
+use crate::board::{Color, GameEnd, Move};
 use crate::eval::params::Params;
 use params::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use strength::Strength;
-use time::{TimeBudget, TimeManager};
+use time::TimeBudget;
 use tt::TranspositionTable;
 
 /// What bounds one search. Every limit is optional; the first one reached stops the search.
@@ -274,62 +275,14 @@ pub fn wdl(score: i32) -> (u32, u32, u32) {
     (w, 1000u32.saturating_sub(w + l), l)
 }
 
-/// Searches `pos` with `settings.threads` threads and returns the best move found. The shared state is readied
-/// (`Shared::ready`) before; `Shared::stop` stops the search. Programs search through `engine::Engine`.
-pub fn search(
-    pos: &Position,
-    limits: &Limits,
-    settings: &Settings,
-    shared: &Shared,
-    listener: &dyn Listener,
-) -> Outcome {
-    let start = Instant::now();
-    shared.nodes.store(0, Ordering::Relaxed);
-    shared.tt.new_search();
-    let clock = TimeManager::new(start, limits.time);
-    let threads = settings.threads.max(1);
-
-    let mut histories = shared.histories.lock().map(|mut h| std::mem::take(&mut *h)).unwrap_or_default();
-    histories.resize_with(threads, history::History::new);
-    let mut results: Vec<(worker::ThreadResult, history::History)> = Vec::with_capacity(threads);
-
-    std::thread::scope(|scope| {
-        let mut handles = Vec::new();
-        let mut histories = histories.into_iter();
-        let main_history = histories.next().unwrap_or_default();
-        for id in 1..threads {
-            let h = histories.next().unwrap_or_default();
-            let clock = clock.clone();
-            handles.push(scope.spawn(move || {
-                let mut w = worker::Worker::new(id, pos, limits, settings, shared, clock, h);
-                let r = w.run(&Silent);
-                (r, w.into_history())
-            }));
-        }
-        let mut main = worker::Worker::new(0, pos, limits, settings, shared, clock, main_history);
-        let r = main.run(listener);
-        // The main thread decides when the search ends; helpers stop with it.
-        shared.stop.store(true, Ordering::Relaxed);
-        results.push((r, main.into_history()));
-        for h in handles {
-            if let Ok(r) = h.join() {
-                results.push(r);
-            }
-        }
-    });
-
-    let mut outcome = worker::pick_best(results.iter().map(|(r, _)| r).collect());
-    outcome.nodes = shared.nodes();
-    if !settings.strength.is_full() && outcome.lines.len() > 1 {
-        let scores: Vec<i32> = outcome.lines.iter().map(|l| l.0).collect();
-        let (score, pv) = outcome.lines[settings.strength.choose(&scores, pos.key())].clone();
-        outcome.best = pv.first().copied();
-        outcome.ponder = pv.get(1).copied();
-        outcome.score = score;
-        outcome.pv = pv;
+/// The score of a game end for the side to move at `ply` plies from the root: a win or loss counts like a mate
+/// there, a draw is even.
+pub fn end_score(end: &GameEnd, side_to_move: Color, ply: usize) -> i32 {
+    match end.outcome {
+        crate::board::Outcome::Win(c) if c == side_to_move => MATE - ply as i32,
+        crate::board::Outcome::Win(_) => -(MATE - ply as i32),
+        crate::board::Outcome::Draw => 0,
     }
-    if let Ok(mut h) = shared.histories.lock() {
-        *h = results.into_iter().map(|(_, h)| h).collect();
-    }
-    outcome
 }
+
+pub use threads::search;

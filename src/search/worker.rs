@@ -5,12 +5,15 @@ use super::history::{History, NO_PIECE_TO, PieceTo};
 use super::params::*;
 use super::see::see_ge;
 use super::time::TimeManager;
-use super::tt::Bound;
-use super::{Limits, Listener, Outcome, Report, ScoreBound, Settings, Shared};
-use crate::board::rules::{Adjudication, Bikjang};
-use crate::board::{Move, MoveList, PieceKind, Position};
+use super::tt::{Bound, Entry};
+use super::{Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
+use crate::board::rules::Bikjang;
+use crate::board::{EndView, Move, PieceKind, Position};
 use crate::eval;
 use std::sync::atomic::Ordering;
+
+mod movepick;
+use movepick::pick;
 
 /// Mixed into the hash key after a pass: a second pass would end the game, so the position is not the same.
 const AFTER_PASS_KEY: u64 = 0x6A09_E667_F3BC_C908;
@@ -52,6 +55,17 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// The stored score, if its bound settles the window: a node that was searched deeply enough needs no search.
+fn tt_cutoff(e: &Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let score = from_tt(e.score, ply);
+    let settles = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    settles.then_some(score)
 }
 
 pub(super) struct Worker<'a> {
@@ -428,101 +442,15 @@ impl<'a> Worker<'a> {
 
     // ---- game ends --------------------------------------------------------------------------------------------
 
-    /// Score of a decided game for the side to move: a win or loss counts like a mate at this ply.
-    fn decided(&self, winner_is_side_to_move: bool, ply: usize) -> i32 {
-        if winner_is_side_to_move { MATE - ply as i32 } else { -(MATE - ply as i32) }
-    }
-
-    fn adjudicated(&self, ply: usize) -> i32 {
-        match self.pos.rules().adjudication {
-            Adjudication::Count => self.decided(self.pos.count_winner() == self.pos.side_to_move(), ply),
-            Adjudication::Draw => 0,
-        }
+    /// Game ends that do not need the moves listed, as the search sees them (`EndView::search`), scored.
+    fn terminal(&self, ply: usize) -> Option<i32> {
+        let end = self.pos.end_with(EndView::search(ply))?;
+        Some(end_score(&end, self.pos.side_to_move(), ply))
     }
 
     /// The score when the side to move has no legal move.
     fn terminal_without_moves(&self, ply: usize) -> i32 {
-        let end = self.pos.no_move_end();
-        match end.outcome {
-            crate::board::Outcome::Win(c) => self.decided(c == self.pos.side_to_move(), ply),
-            crate::board::Outcome::Draw => 0,
-        }
-    }
-
-    /// Game ends that do not depend on the moves available: the last move ended the game, the move-count rule,
-    /// the shuttle rule, repetition.
-    fn terminal(&mut self, ply: usize) -> Option<i32> {
-        let pos = &self.pos;
-        if pos.ended_by_last_move() {
-            return Some(self.adjudicated(ply));
-        }
-        let rules = pos.rules();
-        if let Some(limit) = rules.move_limit
-            && pos.halfmove_clock() >= limit
-        {
-            // Checkmate comes first.
-            if pos.in_check_by_rules() && pos.legal_moves().is_empty() {
-                return Some(self.terminal_without_moves(ply));
-            }
-            return Some(self.adjudicated(ply));
-        }
-        if pos.halfmove_clock() < 4 {
-            return None;
-        }
-        if rules.shuttle && pos.shuttled() {
-            return Some(self.decided(true, ply));
-        }
-        self.repetition(ply)
-    }
-
-    /// Repetition: a position seen before inside the search (or as often as the rule set needs in the game) ends
-    /// the game as the rule set says, perpetual check losing for the side that gave every check.
-    fn repetition(&self, ply: usize) -> Option<i32> {
-        let pos = &self.pos;
-        let key = pos.key();
-        let reach = (pos.halfmove_clock() as usize).min(pos.history().len());
-        let needed = pos.rules().repetition.unwrap_or(2) as usize;
-        let mut count = 1;
-        for back in 1..=reach {
-            let st = pos.state_back(back)?;
-            // The null move of the search is no game move; positions across it do not repeat.
-            if pos.state_back(back - 1)?.last_move.is_none() {
-                return None;
-            }
-            if back % 2 == 0 && st.key == key {
-                count += 1;
-                if back <= ply || count >= needed {
-                    return Some(self.repetition_score(back, ply));
-                }
-            }
-        }
-        None
-    }
-
-    fn repetition_score(&self, span: usize, ply: usize) -> i32 {
-        let pos = &self.pos;
-        let rules = pos.rules();
-        if rules.repetition.is_none() {
-            // No repetition rule: a cycle changes nothing, score it as even.
-            return 0;
-        }
-        if rules.perpetual_check_loses {
-            let us = pos.side_to_move();
-            let mut all_checks = [true, true];
-            for back in 0..span {
-                let st = pos.state_back(back).expect("inside the record");
-                let mover = if back % 2 == 0 { !us } else { us };
-                if !st.in_check {
-                    all_checks[mover.index()] = false;
-                }
-            }
-            match (all_checks[us.index()], all_checks[(!us).index()]) {
-                (true, false) => return self.decided(false, ply),
-                (false, true) => return self.decided(true, ply),
-                _ => {}
-            }
-        }
-        self.adjudicated(ply)
+        end_score(&self.pos.no_move_end(), self.pos.side_to_move(), ply)
     }
 
     // ---- the search ----------------------------------------------------------------------------------------
@@ -562,18 +490,13 @@ impl<'a> Worker<'a> {
         let singular_search = !excluded.is_none();
         let tt = if ablation.tt { None } else { self.shared.tt.probe(key) };
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
-        if let Some(e) = tt {
-            let score = from_tt(e.score, ply);
-            if !pv_node && !singular_search && e.depth >= depth {
-                let fits = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if fits {
-                    return score;
-                }
-            }
+        if let Some(e) = tt
+            && !pv_node
+            && !singular_search
+            && e.depth >= depth
+            && let Some(score) = tt_cutoff(&e, ply, alpha, beta)
+        {
+            return score;
         }
 
         let static_eval = if in_check {
@@ -818,38 +741,6 @@ impl<'a> Worker<'a> {
         (us & big).any()
     }
 
-    /// Move-ordering scores: hash move, captures by victim and attacker, killers, counter move, history.
-    fn order(
-        &self,
-        moves: &MoveList,
-        tt_move: Move,
-        ply: usize,
-        previous: Move,
-    ) -> [i32; crate::board::moves::MAX_MOVES] {
-        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
-        let side = self.pos.side_to_move();
-        let context = self.context(ply);
-        let counter = self.history.counter(side, previous);
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if m == tt_move {
-                1 << 30
-            } else if let Some(victim) = self.pos.piece_at(m.to()).filter(|_| !m.is_pass()) {
-                let attacker = self.pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                let base = if see_ge(&self.pos, m, 0) { 1 << 28 } else { -(1 << 20) };
-                base + SEE_VALUE[victim.kind().index()] * 8 - attacker / 16
-            } else if self.history.killers[ply][0] == m {
-                (1 << 27) + 2
-            } else if self.history.killers[ply][1] == m {
-                (1 << 27) + 1
-            } else if m == counter {
-                1 << 26
-            } else {
-                self.history.score(side, m) + self.history.continuation(context, self.piece_to(m))
-            };
-        }
-        scores
-    }
-
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = 0;
         self.check_stop();
@@ -857,8 +748,8 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if self.pos.ended_by_last_move() {
-            return self.adjudicated(ply);
+        if let Some(end) = self.pos.immediate_end() {
+            return end_score(&end, self.pos.side_to_move(), ply);
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
@@ -867,16 +758,8 @@ impl<'a> Worker<'a> {
             self.pos.in_check_by_rules() || (self.pos.generals_face() && self.pos.rules().bikjang != Bikjang::Ignored);
         let key = self.tt_key();
         let tt = if self.settings.ablation.tt { None } else { self.shared.tt.probe(key) };
-        if let Some(e) = tt {
-            let score = from_tt(e.score, ply);
-            let fits = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if fits {
-                return score;
-            }
+        if let Some(score) = tt.and_then(|e| tt_cutoff(&e, ply, alpha, beta)) {
+            return score;
         }
         let stand_pat = if in_check { -INFINITE } else { tt.map_or_else(|| self.evaluate(), |e| e.eval) };
         if stand_pat >= beta {
@@ -929,44 +812,5 @@ impl<'a> Worker<'a> {
             self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand_pat }, 0, bound);
         }
         best
-    }
-}
-
-/// Selection sort step: brings the best-scored remaining move to position `i`.
-#[inline]
-fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
-    let list = moves.as_mut_slice();
-    let mut best = i;
-    for j in i + 1..list.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
-    list.swap(i, best);
-    scores.swap(i, best);
-    list[i]
-}
-
-/// Chooses the move to play from the threads' results: the deepest completed iteration, the main thread first
-/// among equals; a weakened search then picks among its candidate lines.
-pub(super) fn pick_best(results: Vec<&ThreadResult>) -> Outcome {
-    let Some(best) = results
-        .iter()
-        .copied()
-        .filter(|r| !r.pv.is_empty())
-        .max_by(|a, b| a.depth.cmp(&b.depth).then(a.score.cmp(&b.score)).then(b.id.cmp(&a.id)))
-        .or_else(|| results.first().copied())
-    else {
-        return Outcome::default();
-    };
-    let pv = best.pv.clone();
-    Outcome {
-        best: pv.first().copied(),
-        ponder: pv.get(1).copied(),
-        score: best.score,
-        depth: best.depth,
-        nodes: 0,
-        pv,
-        lines: best.lines.clone(),
     }
 }
