@@ -115,6 +115,21 @@ fn tune(step: TuneStep) -> Result<(), String> {
     }
 }
 
+/// How long engines think in a game, for `janggi match` and `janggi tune spsa`.
+#[derive(Args)]
+struct GameLimitArgs {
+    /// Clock: BASE+INC in seconds, e.g. 10+0.1.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Fixed time per move in milliseconds (instead of a clock).
+    #[arg(long)]
+    movetime: Option<u64>,
+    #[arg(long)]
+    depth: Option<u32>,
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
 /// `janggi tune spsa`.
 #[derive(Args)]
 struct SpsaArgs {
@@ -124,16 +139,9 @@ struct SpsaArgs {
     /// Game pairs in all (each pair is two games); a resumed run goes on to this many.
     #[arg(long, default_value_t = 1000)]
     iterations: u32,
-    /// Clock: BASE+INC in seconds (the default when no other limit is given is 1+0.01).
-    #[arg(long)]
-    tc: Option<String>,
-    /// Fixed time per move in milliseconds.
-    #[arg(long)]
-    movetime: Option<u64>,
-    #[arg(long)]
-    depth: Option<u32>,
-    #[arg(long)]
-    nodes: Option<u64>,
+    /// The games' limits (the default when none is given is --tc 1+0.01).
+    #[command(flatten)]
+    limits: GameLimitArgs,
     /// Game pairs played at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -171,12 +179,13 @@ fn spsa(args: SpsaArgs) -> Result<(), String> {
         Some(e) => e,
         None => std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?,
     };
-    let untimed = args.tc.is_none() && args.movetime.is_none() && args.depth.is_none() && args.nodes.is_none();
+    let l = args.limits;
+    let untimed = l.tc.is_none() && l.movetime.is_none() && l.depth.is_none() && l.nodes.is_none();
     let preset = Preset {
-        tc: if untimed { Some("1+0.01".to_string()) } else { args.tc },
-        movetime: args.movetime,
-        depth: args.depth,
-        nodes: args.nodes,
+        tc: if untimed { Some("1+0.01".to_string()) } else { l.tc },
+        movetime: l.movetime,
+        depth: l.depth,
+        nodes: l.nodes,
         openings: args.openings,
         variant: args.variant,
         max_plies: args.max_plies,
@@ -221,16 +230,8 @@ struct MatchArgs {
     engines: Option<Vec<String>>,
     #[arg(long)]
     games: Option<u32>,
-    /// Clock: BASE+INC in seconds, e.g. 10+0.1.
-    #[arg(long)]
-    tc: Option<String>,
-    /// Fixed time per move in milliseconds (instead of a clock).
-    #[arg(long)]
-    movetime: Option<u64>,
-    #[arg(long)]
-    depth: Option<u32>,
-    #[arg(long)]
-    nodes: Option<u64>,
+    #[command(flatten)]
+    limits: GameLimitArgs,
     /// Games played at once.
     #[arg(long)]
     concurrency: Option<usize>,
@@ -360,10 +361,10 @@ fn run_match(args: MatchArgs) -> Result<ExitCode, String> {
         variant: args.variant,
         games: args.games,
         concurrency: args.concurrency,
-        tc: args.tc,
-        movetime: args.movetime,
-        depth: args.depth,
-        nodes: args.nodes,
+        tc: args.limits.tc,
+        movetime: args.limits.movetime,
+        depth: args.limits.depth,
+        nodes: args.limits.nodes,
         openings: args.openings,
         pgn: args.pgn,
         sprt: args.sprt,
