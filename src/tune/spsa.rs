@@ -155,7 +155,7 @@ pub fn read_trace(path: &Path, specs: &[ParamSpec]) -> Result<Option<State>, Str
             crate::text::shorten(header)
         ));
     }
-    let Some(last) = lines.last() else { return Ok(None) };
+    let Some(last) = lines.next_back() else { return Ok(None) };
     let bad = || format!("trace '{}': unreadable last row '{}'", path.display(), crate::text::shorten(last));
     let fields: Vec<&str> = last.split(',').collect();
     if fields.len() != specs.len() + 2 {
