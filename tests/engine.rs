@@ -138,6 +138,26 @@ fn go_on_a_clock_spends_a_small_share_of_it() {
 }
 
 #[test]
+fn go_mate_stops_once_the_mate_is_found() {
+    let (mut e, rx) = engine();
+    e.set_position("3k5/R8/9/9/9/9/9/9/4K4/1R7 w - - 0 1", Rules::JANGGI, &[] as &[&str], Notation::Uci).unwrap();
+    let start = Instant::now();
+    e.go(Limits { mate: Some(1), ..limits() });
+    let out = best(&rx, Duration::from_secs(10));
+    assert_eq!(out.best.unwrap().to_string(), "b1b10");
+    assert_eq!(janggi::search::score_to_protocol(out.score), (true, 1));
+    assert!(start.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn searchmoves_restricts_the_root_moves() {
+    let (mut e, rx) = engine();
+    let only = e.position().parse_move("a4a5", Notation::Uci).unwrap();
+    e.go(Limits { depth: Some(4), searchmoves: vec![only], ..limits() });
+    assert_eq!(best(&rx, Duration::from_secs(10)).best, Some(only));
+}
+
+#[test]
 fn go_infinite_answers_only_after_stop() {
     let (mut e, rx) = engine();
     e.go(Limits { infinite: true, depth: Some(2), ..limits() });
