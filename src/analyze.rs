@@ -3,14 +3,14 @@
 //! default; any engine of `engines.toml` can be used instead, driven as the match runner drives it.
 
 use crate::board::{Color, Move, Notation, Outcome, Position, Rules};
-use crate::matches::config::EngineSpec;
-use crate::matches::engine::{EngineProcess, Failure, Reply};
-use crate::matches::openings;
-use crate::matches::pgn;
+use crate::protocol::client::{EngineProcess, EngineSpec, Failure, Reply};
 use crate::protocol::command::{Command, Go, StartPosition};
 use crate::protocol::message::Score;
+use crate::records::pgn;
+use crate::records::positions as openings;
+use crate::search::engine::{Engine, Finish};
 use crate::search::time::TimeBudget;
-use crate::search::{self, Limits, Settings, Shared, Silent};
+use crate::search::{self, Limits};
 use crate::shard::Shard;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -27,7 +27,7 @@ pub const DEFAULT_HASH_MB: usize = 16;
 pub const DEFAULT_BLUNDER_CP: i32 = 200;
 /// Scores are clamped to this many centipawns before losses are computed, and mates count as this much: a move
 /// from "mate in 5" to "+15 pawns" is no blunder.
-pub const CLAMP_CP: i32 = 1000;
+pub use crate::search::params::CLAMP_CP;
 /// An external engine gets this long beyond its limit before it is deemed hung (or this long for depth/nodes).
 const EXTERNAL_GRACE: Duration = Duration::from_secs(60);
 
@@ -161,14 +161,19 @@ impl Analysis {
 
 /// Who analyses: our search in this process, or an engine process.
 enum Analyzer {
-    InProcess { shared: Shared },
+    InProcess(Box<Engine>),
     External(Box<EngineProcess>),
 }
 
 impl Analyzer {
     fn new(opts: &AnalyzeOptions, rules: Rules) -> Result<Analyzer, String> {
         match &opts.engine {
-            None => Ok(Analyzer::InProcess { shared: Shared::new(opts.hash_mb) }),
+            None => {
+                let mut engine = Engine::silent(opts.hash_mb);
+                engine.set_threads(1);
+                engine.set_multipv(opts.multipv.max(1));
+                Ok(Analyzer::InProcess(Box::new(engine)))
+            }
             Some(spec) => {
                 let mut e = EngineProcess::start(spec, rules)?;
                 if opts.multipv > 1 {
@@ -208,18 +213,20 @@ impl Analyzer {
         }
         let start = Instant::now();
         match self {
-            Analyzer::InProcess { shared } => {
+            Analyzer::InProcess(engine) => {
                 // A fresh table for every position keeps results independent of order and thread count.
-                shared.clear();
-                shared.ready();
+                engine.clear().map_err(|e| e.to_string())?;
                 let limits = Limits {
                     depth: opts.depth,
                     nodes: opts.nodes,
                     time: opts.movetime.map(|t| TimeBudget::fixed(t, Duration::ZERO)),
                     ..Limits::default()
                 };
-                let settings = Settings { threads: 1, multipv: opts.multipv.max(1), ..Settings::default() };
-                let out = search::search(&pos, &limits, &settings, shared, &Silent);
+                engine.set_game(pos.clone());
+                let out = match engine.think(&limits) {
+                    Finish::Best(out) => out,
+                    Finish::NoMove(end) => return Err(format!("no move: {}", end.reason.describe())),
+                };
                 let to_score = |s: i32| match search::score_to_protocol(s) {
                     (true, n) => Score::Mate(n),
                     (false, cp) => Score::Cp(cp),

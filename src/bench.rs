@@ -2,7 +2,8 @@
 //! total node count is the signature of the search and evaluation: any change to either changes it.
 
 use crate::board::{Position, Rules};
-use crate::search::{self, Limits, Settings, Shared, Silent};
+use crate::search::Limits;
+use crate::search::engine::Engine;
 use std::time::{Duration, Instant};
 
 /// Default depth of `janggi bench`.
@@ -65,17 +66,17 @@ impl BenchResult {
 
 /// Searches every bench position to `depth`; `progress` is told each position's nodes.
 pub fn run(depth: u32, mut progress: impl FnMut(usize, &str, u64)) -> BenchResult {
-    let settings = Settings::default();
     let mut nodes = 0;
     let start = Instant::now();
     for (i, fen) in POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen, Rules::JANGGI).expect("bench positions are valid");
         // A fresh table for every position keeps each count independent of the order.
-        let shared = Shared::new(BENCH_HASH_MB);
-        let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let outcome = search::search(&pos, &limits, &settings, &shared, &Silent);
-        progress(i, fen, outcome.nodes);
-        nodes += outcome.nodes;
+        let mut engine = Engine::silent(BENCH_HASH_MB);
+        engine.set_game(pos);
+        let finish = engine.think(&Limits { depth: Some(depth), ..Limits::default() });
+        let searched = finish.outcome().map_or(0, |o| o.nodes);
+        progress(i, fen, searched);
+        nodes += searched;
     }
     BenchResult { nodes, elapsed: start.elapsed() }
 }

@@ -2,12 +2,12 @@
 
 use clap::{Args, Parser, Subcommand};
 use janggi::analyze::{self, AnalyzeOptions};
-use janggi::board::{Move, Notation, Position, Rules, START_FEN};
+use janggi::board::{Notation, Position, Rules, START_FEN};
 use janggi::matches::config::{Config, DEFAULT_CONFIG, Preset, SprtEntry};
 use janggi::matches::stats::{DEFAULT_ALPHA, DEFAULT_BETA, Sprt};
 use janggi::matches::{merge, runner, summary};
 use janggi::protocol::Dialect;
-use janggi::protocol::engine::{Engine, Output};
+use janggi::protocol::session::{Output, Session};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -21,6 +21,9 @@ struct Cli {
     /// Switch parts of the search off to measure their worth in matches: tt, pruning, nmp, lmr.
     #[arg(long, value_parser = janggi::search::Ablation::parse, hide = true)]
     ablate: Option<janggi::search::Ablation>,
+    /// Offer the search parameters as UCI options (for `janggi tune spsa`; see `janggi tune params`).
+    #[arg(long)]
+    tune: bool,
     #[command(subcommand)]
     command: Option<Tool>,
 }
@@ -49,7 +52,7 @@ enum Tool {
     Status,
     /// Print the FENs of the 25 start positions.
     Setups,
-    /// Tune the evaluation: generate self-play positions, or fit the weights to them.
+    /// Tune the evaluation (self-play positions, Texel fit) or the search parameters (SPSA by games).
     Tune {
         #[command(subcommand)]
         step: TuneStep,
@@ -92,6 +95,10 @@ enum TuneStep {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// List the search parameters that `janggi --tune` offers as options: name, default, min, max, step.
+    Params,
+    /// Tune search parameters by games (SPSA as fishtest runs it); the trace goes to a CSV file and resumes.
+    Spsa(SpsaArgs),
     /// Fit the weights to a file of labelled positions and write the Rust source of the weights.
     Fit {
         #[arg(long)]
@@ -114,7 +121,115 @@ fn tune(step: TuneStep) -> Result<(), String> {
     match step {
         TuneStep::Selfplay { games, nodes, seed, out } => janggi::tune::selfplay_to_file(games, nodes, seed, &out),
         TuneStep::Fit { data, terms, epochs, rate, out } => janggi::tune::fit_file(&data, &terms, epochs, rate, &out),
+        TuneStep::Spsa(args) => spsa(args),
+        TuneStep::Params => {
+            print!("{}", janggi::tune::spsa::params_table());
+            Ok(())
+        }
     }
+}
+
+/// How long engines think in a game, for `janggi match` and `janggi tune spsa`.
+#[derive(Args)]
+struct GameLimitArgs {
+    /// Clock: BASE+INC in seconds, e.g. 10+0.1.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Fixed time per move in milliseconds (instead of a clock).
+    #[arg(long)]
+    movetime: Option<u64>,
+    #[arg(long)]
+    depth: Option<u32>,
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+/// `janggi tune spsa`.
+#[derive(Args)]
+struct SpsaArgs {
+    /// The parameters to tune (comma-separated names from `janggi tune params`); all when absent.
+    #[arg(long, value_delimiter = ',')]
+    params: Vec<String>,
+    /// Game pairs in all (each pair is two games); a resumed run goes on to this many.
+    #[arg(long, default_value_t = 1000)]
+    iterations: u32,
+    /// The games' limits (the default when none is given is --tc 1+0.01).
+    #[command(flatten)]
+    limits: GameLimitArgs,
+    /// Game pairs played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// `setups` (the 25 start positions) or a file of FEN or EPD lines.
+    #[arg(long)]
+    openings: Option<String>,
+    #[arg(long)]
+    variant: Option<String>,
+    /// Plies after which a game is decided by count (default as for `janggi match`).
+    #[arg(long)]
+    max_plies: Option<u32>,
+    /// The parameter trace: a CSV row per iteration; an existing trace is resumed.
+    #[arg(long, default_value = "spsa.csv")]
+    trace: PathBuf,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// fishtest's r_end: the learning rate at the end is r_end times the step squared.
+    #[arg(long, default_value_t = janggi::tune::spsa::R_END)]
+    r_end: f64,
+    /// The stability constant A as a share of the iterations.
+    #[arg(long, default_value_t = janggi::tune::spsa::A_RATIO)]
+    a_ratio: f64,
+    #[arg(long, default_value_t = janggi::tune::spsa::ALPHA)]
+    alpha: f64,
+    #[arg(long, default_value_t = janggi::tune::spsa::GAMMA)]
+    gamma: f64,
+    /// The engine binary to tune (this program when absent); it is started with --tune.
+    #[arg(long)]
+    engine: Option<PathBuf>,
+}
+
+fn spsa(args: SpsaArgs) -> Result<(), String> {
+    use janggi::tune::spsa::{self, SpsaOptions};
+    let engine = match args.engine {
+        Some(e) => e,
+        None => std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?,
+    };
+    let l = args.limits;
+    let untimed = l.tc.is_none() && l.movetime.is_none() && l.depth.is_none() && l.nodes.is_none();
+    let preset = Preset {
+        tc: if untimed { Some("1+0.01".to_string()) } else { l.tc },
+        movetime: l.movetime,
+        depth: l.depth,
+        nodes: l.nodes,
+        openings: args.openings,
+        variant: args.variant,
+        max_plies: args.max_plies,
+        ..Preset::default()
+    };
+    let opts = SpsaOptions {
+        params: args.params,
+        iterations: args.iterations,
+        concurrency: args.concurrency,
+        match_preset: preset,
+        seed: args.seed,
+        r_end: args.r_end,
+        a_ratio: args.a_ratio,
+        alpha: args.alpha,
+        gamma: args.gamma,
+        ..SpsaOptions::new(engine, args.trace)
+    };
+    let start = Instant::now();
+    let state = spsa::run(&opts, |s, result| {
+        let theta: Vec<String> = s.specs.iter().zip(&s.theta).map(|(p, t)| format!("{}={t:.1}", p.name)).collect();
+        eprintln!(
+            "iteration {}/{} ({:.0} s): pair {result:+}, {}",
+            s.done,
+            opts.iterations,
+            start.elapsed().as_secs_f64(),
+            theta.join(" ")
+        );
+    })?;
+    print!("{}", spsa::final_table(&state));
+    Ok(())
 }
 
 /// `janggi match`: every flag overrides the preset's value.
@@ -129,16 +244,8 @@ struct MatchArgs {
     engines: Option<Vec<String>>,
     #[arg(long)]
     games: Option<u32>,
-    /// Clock: BASE+INC in seconds, e.g. 10+0.1.
-    #[arg(long)]
-    tc: Option<String>,
-    /// Fixed time per move in milliseconds (instead of a clock).
-    #[arg(long)]
-    movetime: Option<u64>,
-    #[arg(long)]
-    depth: Option<u32>,
-    #[arg(long)]
-    nodes: Option<u64>,
+    #[command(flatten)]
+    limits: GameLimitArgs,
     /// Games played at once.
     #[arg(long)]
     concurrency: Option<usize>,
@@ -224,7 +331,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
-            let mut engine = Engine::new(Output::stdout(), cli.protocol).with_ablation(cli.ablate.unwrap_or_default());
+            let mut engine = Session::new(Output::stdout(), cli.protocol).with_ablation(cli.ablate.unwrap_or_default());
+            if cli.tune {
+                engine = engine.with_tuning();
+            }
             engine.run(std::io::stdin().lock());
             Ok(())
         }
@@ -275,10 +385,10 @@ fn run_match(args: MatchArgs) -> Result<ExitCode, String> {
         variant: args.variant,
         games: args.games,
         concurrency: args.concurrency,
-        tc: args.tc,
-        movetime: args.movetime,
-        depth: args.depth,
-        nodes: args.nodes,
+        tc: args.limits.tc,
+        movetime: args.limits.movetime,
+        depth: args.limits.depth,
+        nodes: args.limits.nodes,
         openings: args.openings,
         pgn: args.pgn,
         sprt: args.sprt,
@@ -300,7 +410,7 @@ fn run_match(args: MatchArgs) -> Result<ExitCode, String> {
 }
 
 fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
-    let rules = Rules::by_name(&args.variant).ok_or_else(|| format!("unknown variant '{}'", args.variant))?;
+    let rules = args.variant.parse::<Rules>().map_err(|e| e.to_string())?;
     let engine = match &args.engine {
         None => None,
         Some(name) => {
@@ -358,14 +468,8 @@ fn merge(files: &[PathBuf], sprt: Option<SprtEntry>) -> Result<(), String> {
 }
 
 fn perft(variant: &str, fen: &str, moves: &[String], depth: u32, divide: bool, threads: usize) -> Result<(), String> {
-    let rules = Rules::by_name(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
-    let mut pos = Position::from_fen(fen, rules).map_err(|e| e.to_string())?;
-    for text in moves {
-        let m = Move::parse(text, Notation::Uci)
-            .filter(|m| pos.is_legal(*m))
-            .ok_or_else(|| format!("illegal move '{text}'"))?;
-        pos.make_move(m);
-    }
+    let rules = variant.parse::<Rules>().map_err(|e| e.to_string())?;
+    let mut pos = Position::from_fen_moves(fen, rules, moves, Notation::Uci).map_err(|e| e.to_string())?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().map_err(|e| e.to_string())?;
     let start = Instant::now();
     let (total, divided) = pool.install(|| {

@@ -5,7 +5,7 @@
 //! "immediate": v|null, "adjudicated": v|null, "no_move": v|null, "in_check": bool, "fen": "..."}` where each `v`
 //! is +1 (the side to move wins), -1 (it loses) or 0 (draw), or `{"error": "..."}` for input that is not a position.
 
-use crate::board::{GameEnd, Move, Notation, Position, Rules};
+use crate::board::{GameEnd, Notation, Position, Rules};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
@@ -23,19 +23,14 @@ fn answer(line: &str) -> Value {
         Ok(q) => q,
         Err(e) => return json!({ "error": format!("bad query: {e}") }),
     };
-    let Some(rules) = Rules::by_name(&query.variant) else {
-        return json!({ "error": format!("unknown variant '{}'", query.variant) });
+    let rules: Rules = match query.variant.parse() {
+        Ok(r) => r,
+        Err(e) => return json!({ "error": e.to_string() }),
     };
-    let mut pos = match Position::from_fen(&query.fen, rules) {
+    let pos = match Position::from_fen_moves(&query.fen, rules, &query.moves, Notation::Uci) {
         Ok(p) => p,
         Err(e) => return json!({ "error": e.to_string() }),
     };
-    for (i, text) in query.moves.iter().enumerate() {
-        match Move::parse(text, Notation::Uci).filter(|m| pos.is_legal(*m)) {
-            Some(m) => pos.make_move(m),
-            None => return json!({ "error": format!("move {} '{text}' is illegal", i + 1) }),
-        }
-    }
     let side = pos.side_to_move();
     let value = |end: Option<GameEnd>| end.map(|e| e.score_for(side));
     let mut legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();

@@ -3,7 +3,7 @@
 //! stops early, and config errors that stop the match before any game.
 
 use janggi::board::{Color, Outcome};
-use janggi::matches::pgn::{self, PgnGame};
+use janggi::records::pgn::{self, PgnGame};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 

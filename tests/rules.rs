@@ -231,3 +231,18 @@ proptest! {
         let _ = Position::from_fen(&text, Rules::JANGGI);
     }
 }
+
+#[test]
+fn the_position_after_a_pass_in_check_under_bikjang_reads_back_from_its_fen() {
+    // Cho is checked by the cannon on f10 (screened by Han's general) while the generals face each other; under
+    // the traditional rules the pass is Cho's only move, and it ends the game.
+    let fen = "3anc3/5k2r/9/8p/1pP5n/1P4C1P/P2b5/N4K3/9/4r2NB w - - 5 56";
+    let mut pos = Position::from_fen(fen, Rules::TRADITIONAL).unwrap();
+    let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    assert_eq!(moves.len(), 1);
+    assert!(moves[0].is_pass());
+    pos.make_move(moves[0]);
+    let after = pos.fen();
+    let again = Position::from_fen(&after, Rules::TRADITIONAL).expect("the FEN after the pass reads back");
+    assert_eq!(again.fen(), after);
+}

@@ -3,7 +3,7 @@
 //! same match played in one process, with the same games; each shard has its own PGN and JSON summary and
 //! resumes on its own; an analysis shard takes every N-th position.
 
-use janggi::matches::pgn::{self, PgnGame};
+use janggi::records::pgn::{self, PgnGame};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

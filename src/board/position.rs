@@ -85,7 +85,7 @@ impl Position {
     /// Recomputes the derived facts of the current state after the pieces were set up.
     pub(super) fn refresh_state(&mut self) {
         self.state.in_check = self.attacked(self.generals[self.side.index()], !self.side);
-        self.state.facing = self.generals_facing();
+        self.state.facing = self.generals_on_open_file();
     }
 
     // ---- accessors -------------------------------------------------------------------------------------------
@@ -162,6 +162,7 @@ impl Position {
         self.state.in_check
     }
 
+    /// Whether the generals face each other on a file with nothing between them (bikjang).
     #[inline(always)]
     pub fn generals_face(&self) -> bool {
         self.state.facing
@@ -322,7 +323,7 @@ impl Position {
 
     /// Whether the generals stand on one file with nothing between them.
     #[inline]
-    pub fn generals_facing(&self) -> bool {
+    fn generals_on_open_file(&self) -> bool {
         let (a, b) = (self.generals[0], self.generals[1]);
         a.file() == b.file() && (attacks::between(a, b) & self.occupied()).is_empty()
     }
@@ -369,7 +370,7 @@ impl Position {
         }
         self.side = them;
         self.state.in_check = self.attacked(self.generals[them.index()], us);
-        self.state.facing = self.generals_facing();
+        self.state.facing = self.generals_on_open_file();
     }
 
     /// Hands the move to the other side without a move (the search's null move). Unlike a pass it never ends the

@@ -144,6 +144,28 @@ impl Default for Rules {
     }
 }
 
+/// A variant name that names none of the rule sets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Rules::names().collect();
+        write!(f, "unknown variant '{}' (one of: {})", crate::text::shorten(&self.0), names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl std::str::FromStr for Rules {
+    type Err = UnknownVariant;
+
+    /// A rule set by its variant name, case-insensitive.
+    fn from_str(name: &str) -> Result<Rules, UnknownVariant> {
+        Rules::by_name(name).ok_or_else(|| UnknownVariant(name.to_string()))
+    }
+}
+
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name)

@@ -60,6 +60,30 @@ impl fmt::Display for Reason {
     }
 }
 
+/// Plies without a capture that any shuttle or cycle needs.
+const MIN_CYCLE_PLIES: u16 = 4;
+
+/// How a caller looks at game ends: the game's view, which is what hosts adjudicate, or the search's, which
+/// ends a line at its first cycle and never looks across one of its null moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndView {
+    /// Plies searched since the root: a position repeated within them ends the line at once (0 for the game).
+    pub since_root: usize,
+    /// Null moves cut the record: no position before one counts for repetition.
+    pub null_barrier: bool,
+    /// Under rule sets without a repetition rule a cycle ends as an even draw instead of going on.
+    pub cycles_draw: bool,
+}
+
+impl EndView {
+    pub const GAME: EndView = EndView { since_root: 0, null_barrier: false, cycles_draw: false };
+
+    /// The search's view at `ply` plies from its root.
+    pub fn search(ply: usize) -> EndView {
+        EndView { since_root: ply, null_barrier: true, cycles_draw: true }
+    }
+}
+
 /// A finished game: the outcome, the reason, and whether the outcome was decided by counting material.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameEnd {
@@ -89,7 +113,7 @@ impl Position {
         if self.legal_moves().is_empty() {
             return Some(self.no_move_end());
         }
-        self.adjudicated_end()
+        self.end_with(EndView::GAME)
     }
 
     /// Two passes in a row, or a pass that answered bikjang: the game is over and no move is left.
@@ -119,18 +143,36 @@ impl Position {
     }
 
     /// The ends that hosts adjudicate: the move-count rule, the shuttle rule, repetition and perpetual check.
-    /// Does not look at whether moves exist (checkmate comes before all of these).
+    /// Meant for a position whose game goes on by `immediate_end` and has legal moves.
     pub fn adjudicated_end(&self) -> Option<GameEnd> {
+        self.end_with(EndView::GAME)
+    }
+
+    /// Every end that does not need the list of legal moves, as `view` sees it: the game just ended (two passes,
+    /// a pass under bikjang); the move-count rule (checkmate first); the shuttle rule; repetition with perpetual
+    /// check. One rule book for the game and the search: the search's view only adds its twists.
+    pub fn end_with(&self, view: EndView) -> Option<GameEnd> {
+        if let Some(end) = self.immediate_end() {
+            return Some(end);
+        }
         if let Some(limit) = self.rules.move_limit
             && self.state.halfmove >= limit
         {
+            // Checkmate comes first.
+            if self.in_check_by_rules() && self.legal_moves().is_empty() {
+                return Some(self.no_move_end());
+            }
             return Some(self.adjudicate(Reason::MoveLimit));
+        }
+        // Neither a shuttle (five moves without a capture) nor a cycle fits in fewer plies.
+        if self.state.halfmove < MIN_CYCLE_PLIES {
+            return None;
         }
         if self.rules.shuttle && self.shuttled() {
             // The side that just moved loses.
             return Some(GameEnd { outcome: Outcome::Win(self.side), reason: Reason::Shuttle, counted: false });
         }
-        self.repetition_end()
+        self.repetition_end(view)
     }
 
     /// The outcome of an end that the rule set decides by counting or calls a draw.
@@ -164,29 +206,38 @@ impl Position {
         if back == 0 { Some(&self.state) } else { self.history.len().checked_sub(back).map(|i| &self.history[i]) }
     }
 
-    /// How many plies back the earliest of the `n` most recent occurrences of this position lies, if the position
-    /// has occurred `n` times (this one included) since the last capture.
-    pub fn repetition_span(&self, n: u8) -> Option<usize> {
+    /// Repetition as `view` sees it: the position has occurred as often as the rule set needs since the last
+    /// capture (or, for the search, once within the plies searched). A perpetual check loses for the side that gave
+    /// every check; otherwise the rule set counts or draws.
+    fn repetition_end(&self, view: EndView) -> Option<GameEnd> {
+        let needed = match self.rules.repetition {
+            Some(n) => n as usize,
+            None if view.cycles_draw => 2,
+            None => return None,
+        };
+        let key = self.state.key;
         let reach = (self.state.halfmove as usize).min(self.history.len());
-        let mut found = 1;
-        let mut back = 2;
-        while back <= reach {
-            if self.state_back(back).is_some_and(|s| s.key == self.state.key) {
-                found += 1;
-                if found >= n {
-                    return Some(back);
+        let mut count = 1;
+        for back in 1..=reach {
+            if view.null_barrier && self.state_back(back - 1)?.last_move.is_none() {
+                return None;
+            }
+            if back % 2 == 0 && self.state_back(back)?.key == key {
+                count += 1;
+                if back <= view.since_root || count >= needed {
+                    return Some(self.cycle_end(back));
                 }
             }
-            back += 2;
         }
         None
     }
 
-    /// Repetition under the rule set: a perpetual check loses for the side that gave every check; otherwise the
-    /// rule set counts or draws.
-    fn repetition_end(&self) -> Option<GameEnd> {
-        let n = self.rules.repetition?;
-        let span = self.repetition_span(n)?;
+    /// The end of a cycle of `span` plies.
+    fn cycle_end(&self, span: usize) -> GameEnd {
+        if self.rules.repetition.is_none() {
+            // No repetition rule (a search's cycle): nothing changes, even.
+            return GameEnd { outcome: Outcome::Draw, reason: Reason::Repetition, counted: false };
+        }
         if self.rules.perpetual_check_loses {
             // Moves in the span: `back` = 0..span-1 names the move that led to the position `back` plies ago,
             // made by the side not to move in that position.
@@ -198,25 +249,16 @@ impl Position {
                     all_checks[mover.index()] = false;
                 }
             }
-            match all_checks {
-                [true, false] => {
-                    return Some(GameEnd {
-                        outcome: Outcome::Win(Color::Han),
-                        reason: Reason::PerpetualCheck,
-                        counted: false,
-                    });
-                }
-                [false, true] => {
-                    return Some(GameEnd {
-                        outcome: Outcome::Win(Color::Cho),
-                        reason: Reason::PerpetualCheck,
-                        counted: false,
-                    });
-                }
-                _ => {}
+            let loser = match all_checks {
+                [true, false] => Some(Color::Cho),
+                [false, true] => Some(Color::Han),
+                _ => None,
+            };
+            if let Some(loser) = loser {
+                return GameEnd { outcome: Outcome::Win(!loser), reason: Reason::PerpetualCheck, counted: false };
             }
         }
-        Some(self.adjudicate(Reason::Repetition))
+        self.adjudicate(Reason::Repetition)
     }
 
     /// The shuttle rule: the side that just moved made its last five moves with one piece (not a general or

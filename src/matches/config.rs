@@ -2,10 +2,11 @@
 //! checked before any engine starts, so a mistake in the file ends the program with a clear message instead of
 //! a failed game. Every preset setting has a default: a file that lists only engines is a valid config.
 
-use super::openings;
 use super::stats::{DEFAULT_ALPHA, DEFAULT_BETA, Sprt};
 use crate::board::Rules;
 use crate::protocol::Dialect;
+pub use crate::protocol::client::EngineSpec;
+use crate::records::positions as openings;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -66,21 +67,6 @@ struct EngineEntry {
     #[serde(default)]
     options: BTreeMap<String, toml::Value>,
     variants: Option<Vec<String>>,
-}
-
-/// An engine as the runner starts it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineSpec {
-    pub name: String,
-    /// The program: a path (relative paths in the file are taken from the file's folder) or a name looked up in
-    /// `PATH`.
-    pub command: PathBuf,
-    pub args: Vec<String>,
-    pub dialect: Dialect,
-    /// Options sent after the handshake, as (name, value) text.
-    pub options: Vec<(String, String)>,
-    /// The rule sets this engine may play, when the file restricts them.
-    pub variants: Option<Vec<Rules>>,
 }
 
 /// A match preset as written in the file; every field is optional. Command-line flags fill the same fields.
@@ -193,7 +179,7 @@ fn secs(d: Duration) -> String {
 
 /// Ends the game early on the engines' own scores, or after too many plies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Adjudication {
+pub struct MatchAdjudication {
     pub max_plies: Option<u32>,
     pub resign: Option<ResignRule>,
     pub draw: Option<DrawRule>,
@@ -216,7 +202,7 @@ pub struct MatchSettings {
     pub repeat: bool,
     pub margin: Duration,
     pub move_timeout: Duration,
-    pub adjudication: Adjudication,
+    pub adjudication: MatchAdjudication,
     pub pgn: PathBuf,
     pub sprt: Option<Sprt>,
     pub event: String,
@@ -296,12 +282,7 @@ impl Config {
         let engines = names.iter().map(|n| self.engine(n).cloned()).collect::<Result<Vec<_>, _>>()?;
 
         let variant = p.variant.as_deref().unwrap_or(Rules::JANGGI.name);
-        let rules = Rules::by_name(variant).ok_or_else(|| {
-            ConfigError(format!(
-                "unknown variant '{variant}' (one of: {})",
-                Rules::names().collect::<Vec<_>>().join(", ")
-            ))
-        })?;
+        let rules = variant.parse::<Rules>().map_err(|e| ConfigError(e.to_string()))?;
         for e in &engines {
             if let Some(list) = &e.variants
                 && !list.contains(&rules)
@@ -375,7 +356,7 @@ impl Config {
             repeat: p.repeat.unwrap_or(true),
             margin: Duration::from_millis(p.margin_ms.unwrap_or(DEFAULT_MARGIN_MS)),
             move_timeout: Duration::from_millis(p.move_timeout_ms.unwrap_or(DEFAULT_MOVE_TIMEOUT_MS).max(1)),
-            adjudication: Adjudication { max_plies, resign: p.resign, draw: p.draw },
+            adjudication: MatchAdjudication { max_plies, resign: p.resign, draw: p.draw },
             pgn: PathBuf::from(p.pgn.as_deref().unwrap_or(DEFAULT_PGN)),
             sprt,
             event: p.event.clone().unwrap_or_else(|| DEFAULT_EVENT.to_string()),
@@ -501,9 +482,7 @@ fn engine_spec(entry: EngineEntry, dir: &Path) -> Result<EngineSpec, ConfigError
         None => None,
         Some(list) => Some(
             list.iter()
-                .map(|v| {
-                    Rules::by_name(v).ok_or_else(|| ConfigError(format!("engine '{name}': unknown variant '{v}'")))
-                })
+                .map(|v| v.parse::<Rules>().map_err(|e| ConfigError(format!("engine '{name}': {e}"))))
                 .collect::<Result<Vec<_>, _>>()?,
         ),
     };

@@ -4,10 +4,10 @@
 //! move or runs out of time.
 
 use super::config::{MatchSettings, MoveLimits};
-use super::engine::{Failure, Player, Reply};
 use super::schedule::Pairing;
 use crate::board::{Color, Move, Notation, Outcome, Position, Reason, Rules};
 use crate::protocol::Dialect;
+use crate::protocol::client::{Failure, Player, Reply};
 use crate::protocol::command::{Clock, Command, Go, StartPosition};
 use crate::protocol::message::Score;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -313,11 +313,7 @@ pub fn play(
                     break 'game forfeit(
                         side,
                         Termination::IllegalMove,
-                        format!(
-                            "{} makes an illegal move: {}",
-                            side_name(side),
-                            crate::protocol::command::shorten(&text)
-                        ),
+                        format!("{} makes an illegal move: {}", side_name(side), crate::text::shorten(&text)),
                     );
                 }
                 Reply::NoMove => {

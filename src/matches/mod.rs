@@ -3,10 +3,8 @@
 //! game is appended to a PGN file at once.
 
 pub mod config;
-pub mod engine;
 pub mod game;
 pub mod merge;
-pub mod openings;
 pub mod pentanomial;
 pub mod pgn;
 pub mod runner;

@@ -4,15 +4,15 @@
 //! only its share of the game pairs, into its own PGN.
 
 use super::config::MatchSettings;
-use super::engine::{EngineProcess, Player};
 use super::game::{self, GameRecord};
 use super::pentanomial::{PairBook, Pentanomial};
 use super::pgn;
 use super::schedule::{Pairing, schedule};
-use super::stats::Sprt;
-use super::stats::{Decision, Tally};
+use super::stats::{Decision, Sprt, Tally};
 use super::table::{decision_text, elo_text, format_results, pair_text};
 use crate::board::{Color, Outcome, START_FEN};
+use crate::protocol::client::{EngineProcess, Player};
+use crate::records::pgn::read_file as read_pgn;
 use crate::shard::Shard;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::{BTreeMap, BTreeSet};
@@ -163,7 +163,7 @@ fn previous_games(settings: &MatchSettings, plan: &[Pairing], resume: bool) -> R
     if !settings.pgn.exists() {
         return Ok(Vec::new());
     }
-    let games = pgn::read_file(&settings.pgn)?;
+    let games = read_pgn(&settings.pgn)?;
     if games.is_empty() {
         return Ok(Vec::new());
     }

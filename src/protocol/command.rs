@@ -2,6 +2,7 @@
 //! runner sends them to other engines).
 
 use super::dialect::Dialect;
+use crate::text::shorten;
 use std::fmt;
 use std::time::Duration;
 
@@ -100,16 +101,6 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
-
-/// Cuts what we echo back in error messages: a hostile line may be a megabyte long.
-pub fn shorten(text: &str) -> String {
-    const LIMIT: usize = 60;
-    if text.chars().count() <= LIMIT {
-        text.to_string()
-    } else {
-        format!("{}...", text.chars().take(LIMIT).collect::<String>())
-    }
-}
 
 /// Parses a duration in milliseconds (or seconds), clamping negative values (clocks that ran out) to zero and
 /// saturating values too large for any clock.

@@ -266,8 +266,7 @@ pub fn parse_message(dialect: Dialect, line: &str) -> Result<Message, MessageErr
 }
 
 fn parse_move(text: &str, notation: Notation) -> Result<Move, MessageError> {
-    Move::parse(text, notation)
-        .ok_or_else(|| MessageError(format!("unreadable move '{}'", super::command::shorten(text))))
+    Move::parse(text, notation).ok_or_else(|| MessageError(format!("unreadable move '{}'", crate::text::shorten(text))))
 }
 
 fn parse_info(line: &str, dialect: Dialect) -> Result<Info, MessageError> {

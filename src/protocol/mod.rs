@@ -1,11 +1,12 @@
 //! The protocols: host commands parsed into typed values, engine messages written as lines (and both the other
-//! way round, for talking to other engines), and the engine's command loop.
+//! way round, for talking to other engines), and the session that turns a host's lines into calls on the engine.
 
+pub mod client;
 pub mod command;
 pub mod dialect;
-pub mod engine;
 pub mod message;
 pub mod options;
+pub mod session;
 
 pub use command::{Command, Go, ParseError, StartPosition, parse};
 pub use dialect::Dialect;

@@ -102,12 +102,12 @@ fn parse_bool(value: &str) -> Result<bool, String> {
     match value.trim().to_ascii_lowercase().as_str() {
         "true" | "on" | "1" | "yes" => Ok(true),
         "false" | "off" | "0" | "no" => Ok(false),
-        other => Err(format!("'{}' is not true or false", super::command::shorten(other))),
+        other => Err(format!("'{}' is not true or false", crate::text::shorten(other))),
     }
 }
 
 fn parse_spin(value: &str, min: i64, max: i64) -> Result<i64, String> {
-    let v: i64 = value.trim().parse().map_err(|_| format!("'{}' is not a number", super::command::shorten(value)))?;
+    let v: i64 = value.trim().parse().map_err(|_| format!("'{}' is not a number", crate::text::shorten(value)))?;
     Ok(v.clamp(min, max))
 }
 
@@ -118,8 +118,7 @@ impl Options {
         match canonical(name).as_str() {
             "variant" => {
                 let v = need()?;
-                self.variant =
-                    Rules::by_name(v).ok_or_else(|| format!("unknown variant '{}'", super::command::shorten(v)))?;
+                self.variant = v.parse::<Rules>().map_err(|e| e.to_string())?;
                 Ok(Effect::VariantChanged)
             }
             "threads" => {
@@ -167,7 +166,7 @@ impl Options {
                 self.usemillisec = parse_bool(need()?)?;
                 Ok(Effect::None)
             }
-            _ => Err(format!("unknown option '{}'", super::command::shorten(name))),
+            _ => Err(format!("unknown option '{}'", crate::text::shorten(name))),
         }
     }
 }

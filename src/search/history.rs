@@ -74,7 +74,7 @@ impl History {
         }
     }
 
-    /// A quiet move caused a cutoff at `depth`: reward it, punish the quiets tried before it. Moves come with
+    /// A quiet move caused a cutoff: reward it by `bonus`, punish the quiets tried before it. Moves come with
     /// their piece-to names; `context` names the moves one and two plies back.
     #[allow(clippy::too_many_arguments)]
     pub fn reward(
@@ -83,11 +83,10 @@ impl History {
         best: (Move, PieceTo),
         tried: &[(Move, PieceTo)],
         context: [PieceTo; 2],
-        depth: i32,
+        bonus: i32,
         ply: usize,
         previous: Move,
     ) {
-        let bonus = (HISTORY_BONUS_PER_DEPTH * depth).min(HISTORY_BONUS_MAX);
         self.nudge(side, best.0, best.1, context, bonus);
         for &(m, pt) in tried {
             if m != best.0 {

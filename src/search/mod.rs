@@ -1,22 +1,24 @@
 //! The search: iterative deepening over a principal-variation alpha-beta search with quiescence, sharing one
 //! transposition table between threads (Lazy SMP). It reports through a `Listener` and knows nothing of protocols.
 
+pub mod engine;
 pub mod history;
 pub mod params;
 pub mod see;
 pub mod strength;
+pub mod threads;
 pub mod time;
 pub mod tt;
 mod worker;
 
-use crate::board::{Move, Position};
+use crate::board::{Color, GameEnd, Move};
 use crate::eval::params::Params;
 use params::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 use strength::Strength;
-use time::{TimeBudget, TimeManager};
+use time::TimeBudget;
 use tt::TranspositionTable;
 
 /// What bounds one search. Every limit is optional; the first one reached stops the search.
@@ -42,6 +44,8 @@ pub struct Settings {
     pub multipv: usize,
     pub strength: Strength,
     pub params: Arc<Params>,
+    /// The search's tunable numbers.
+    pub search: Arc<SearchParams>,
     pub ablation: Ablation,
 }
 
@@ -52,6 +56,7 @@ impl Default for Settings {
             multipv: 1,
             strength: Strength::full(),
             params: Arc::new(Params::default()),
+            search: Arc::new(SearchParams::default()),
             ablation: Ablation::default(),
         }
     }
@@ -117,6 +122,10 @@ pub trait Listener: Sync {
     fn report(&self, report: &Report);
     /// A free-text note (e.g. why no move exists).
     fn note(&self, _text: &str) {}
+    /// The search ended with this result (sent by `engine::Engine` once the host may receive it).
+    fn best_move(&self, _outcome: &Outcome) {}
+    /// There was no legal move to search: the game is over, ended so.
+    fn no_move(&self, _end: &GameEnd) {}
 }
 
 /// A listener that ignores everything.
@@ -139,17 +148,20 @@ pub struct Outcome {
     pub lines: Vec<(i32, Vec<Move>)>,
 }
 
-/// State shared by the threads of a search and kept between searches.
+/// State shared by the threads of a search and kept between searches. Its flags are set through methods, which
+/// also wake a finished search that waits for `stop` or `ponderhit` (in infinite or ponder mode).
 pub struct Shared {
-    pub tt: TranspositionTable,
-    pub stop: AtomicBool,
+    tt: TranspositionTable,
+    stop: AtomicBool,
     /// Set while pondering; cleared by `ponderhit`.
-    pub pondering: AtomicBool,
+    pondering: AtomicBool,
     /// Set by `ponderhit` so that the main thread restarts its clock.
-    pub ponderhit: AtomicBool,
+    ponderhit: AtomicBool,
     nodes: AtomicU64,
     /// Per-thread move-ordering memory, kept between searches of one game.
     histories: Mutex<Vec<history::History>>,
+    /// Wakes a search that waits to be released (`stop`, `ponderhit`).
+    release: (Mutex<()>, Condvar),
 }
 
 impl Shared {
@@ -166,14 +178,68 @@ impl Shared {
             ponderhit: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             histories: Mutex::new(Vec::new()),
+            release: (Mutex::new(()), Condvar::new()),
         }
     }
 
-    /// Readies the shared state for the next search: clears a `stop` left by the previous one. Callers do this
-    /// before starting a search rather than `search` doing it, so that a `stop` that arrives before the search
-    /// thread is running is not lost.
-    pub fn ready(&self) {
-        self.stop.store(false, Ordering::Relaxed);
+    /// Sets a flag under the release lock and wakes every waiter, so that no wake-up is lost between a
+    /// waiter's test of the flags and its sleep.
+    fn signal(&self, set: impl FnOnce()) {
+        let guard = self.release.0.lock();
+        set();
+        drop(guard);
+        self.release.1.notify_all();
+    }
+
+    /// Asks the running search to stop as soon as it can (it still reports its best move).
+    pub fn stop(&self) {
+        self.signal(|| {
+            self.stop.store(true, Ordering::Relaxed);
+            self.pondering.store(false, Ordering::Relaxed);
+        });
+    }
+
+    /// The opponent played the expected move: pondering becomes a normal search whose clock starts now.
+    pub fn ponderhit(&self) {
+        self.signal(|| {
+            // In this order (and sequentially consistent): a search that sees `pondering` cleared also sees the
+            // flag that restarts its clock.
+            self.ponderhit.store(true, Ordering::SeqCst);
+            self.pondering.store(false, Ordering::SeqCst);
+        });
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Blocks a finished search until it may answer: in infinite mode until `stop`, while pondering until
+    /// `stop` or `ponderhit`.
+    pub fn wait_for_release(&self, infinite: bool) {
+        let held = |s: &Shared| !s.stop.load(Ordering::Relaxed) && (infinite || s.pondering.load(Ordering::Relaxed));
+        let Ok(mut guard) = self.release.0.lock() else { return };
+        while held(self) {
+            guard = match self.release.1.wait(guard) {
+                Ok(g) => g,
+                Err(_) => return,
+            };
+        }
+    }
+
+    /// The size of the transposition table in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.megabytes()
+    }
+
+    /// Readies the shared state for the next search: clears a `stop` or `ponderhit` left by the previous one and
+    /// sets pondering for `limits`. Callers do this before starting a search rather than `search` doing it, so
+    /// that a `stop` or `ponderhit` that arrives before the search thread is running is not lost.
+    pub fn ready(&self, limits: &Limits) {
+        self.signal(|| {
+            self.stop.store(false, Ordering::Relaxed);
+            self.ponderhit.store(false, Ordering::Relaxed);
+            self.pondering.store(limits.ponder, Ordering::Relaxed);
+        });
     }
 
     /// Forgets everything learned (new game, `Clear Hash`).
@@ -200,64 +266,25 @@ pub fn score_to_protocol(score: i32) -> (bool, i32) {
     }
 }
 
-/// Searches `pos` with `settings.threads` threads and returns the best move found. `shared.stop` must have been
-/// cleared (`Shared::ready`) before; setting it stops the search.
-pub fn search(
-    pos: &Position,
-    limits: &Limits,
-    settings: &Settings,
-    shared: &Shared,
-    listener: &dyn Listener,
-) -> Outcome {
-    let start = Instant::now();
-    shared.nodes.store(0, Ordering::Relaxed);
-    shared.ponderhit.store(false, Ordering::Relaxed);
-    shared.pondering.store(limits.ponder, Ordering::Relaxed);
-    shared.tt.new_search();
-    let clock = TimeManager::new(start, limits.time);
-    let threads = settings.threads.max(1);
-
-    let mut histories = shared.histories.lock().map(|mut h| std::mem::take(&mut *h)).unwrap_or_default();
-    histories.resize_with(threads, history::History::new);
-    let mut results: Vec<(worker::ThreadResult, history::History)> = Vec::with_capacity(threads);
-
-    std::thread::scope(|scope| {
-        let mut handles = Vec::new();
-        let mut histories = histories.into_iter();
-        let main_history = histories.next().unwrap_or_default();
-        for id in 1..threads {
-            let h = histories.next().unwrap_or_default();
-            let clock = clock.clone();
-            handles.push(scope.spawn(move || {
-                let mut w = worker::Worker::new(id, pos, limits, settings, shared, clock, h);
-                let r = w.run(&Silent);
-                (r, w.into_history())
-            }));
-        }
-        let mut main = worker::Worker::new(0, pos, limits, settings, shared, clock, main_history);
-        let r = main.run(listener);
-        // The main thread decides when the search ends; helpers stop with it.
-        shared.stop.store(true, Ordering::Relaxed);
-        results.push((r, main.into_history()));
-        for h in handles {
-            if let Ok(r) = h.join() {
-                results.push(r);
-            }
-        }
-    });
-
-    let mut outcome = worker::pick_best(results.iter().map(|(r, _)| r).collect());
-    outcome.nodes = shared.nodes();
-    if !settings.strength.is_full() && outcome.lines.len() > 1 {
-        let scores: Vec<i32> = outcome.lines.iter().map(|l| l.0).collect();
-        let (score, pv) = outcome.lines[settings.strength.choose(&scores, pos.key())].clone();
-        outcome.best = pv.first().copied();
-        outcome.ponder = pv.get(1).copied();
-        outcome.score = score;
-        outcome.pv = pv;
+/// Win/draw/loss per mille from a score, by a logistic model: `WDL_EVEN_CP` wins half the games.
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    if score.abs() >= MATE_BOUND {
+        return if score > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
     }
-    if let Ok(mut h) = shared.histories.lock() {
-        *h = results.into_iter().map(|(_, h)| h).collect();
-    }
-    outcome
+    let win = |s: f64| 1000.0 / (1.0 + (-(s - WDL_EVEN_CP) / WDL_SCALE_CP).exp());
+    let w = win(score as f64).round() as u32;
+    let l = win(-score as f64).round() as u32;
+    (w, 1000u32.saturating_sub(w + l), l)
 }
+
+/// The score of a game end for the side to move at `ply` plies from the root: a win or loss counts like a mate
+/// there, a draw is even.
+pub fn end_score(end: &GameEnd, side_to_move: Color, ply: usize) -> i32 {
+    match end.outcome {
+        crate::board::Outcome::Win(c) if c == side_to_move => MATE - ply as i32,
+        crate::board::Outcome::Win(_) => -(MATE - ply as i32),
+        crate::board::Outcome::Draw => 0,
+    }
+}
+
+pub use threads::search;

@@ -1,4 +1,6 @@
-//! Every tunable number of the search, named, in one place.
+//! Every number of the search, named, in one place: fixed constants (scores, limits, time management, the WDL
+//! model) and, in `SearchParams`, the numbers tuned by games (`janggi tune spsa`), each with its default, range and
+//! tuning step. The defaults are the values the engine plays with.
 
 /// Deepest ply the search reaches (iterations stop below it).
 pub const MAX_PLY: usize = 128;
@@ -8,63 +10,15 @@ pub const MATE: i32 = 32000;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const INFINITE: i32 = MATE + 1;
 
-/// Aspiration windows: start after this depth with this half-width, widening by half again on each failure.
-pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-pub const ASPIRATION_WINDOW: i32 = 25;
+/// The win/draw/loss model of `UCI_ShowWDL`: a logistic of the score that gives half the games won at
+/// `WDL_EVEN_CP`, with this scale.
+pub const WDL_EVEN_CP: f64 = 250.0;
+pub const WDL_SCALE_CP: f64 = 90.0;
+/// Scores shown to people (analysis losses) are clamped to this many centipawns, a mate counting as this much.
+pub const CLAMP_CP: i32 = 1000;
 
-/// Reverse futility pruning: a node whose static evaluation beats beta by this margin per ply is cut.
-pub const RFP_MAX_DEPTH: i32 = 7;
-pub const RFP_MARGIN: i32 = 80;
-pub const RFP_IMPROVING_MARGIN: i32 = 60;
-
-/// Null-move pruning.
-pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_BASE_REDUCTION: i32 = 3;
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-pub const NMP_EVAL_DIVISOR: i32 = 200;
-/// Without passes (janggibasic, janggistrict) zugzwang exists: null moves are verified at this depth and above.
-pub const NMP_VERIFY_DEPTH: i32 = 10;
-
-/// Razoring: at low depth, a static evaluation far below alpha drops into quiescence.
-pub const RAZOR_MAX_DEPTH: i32 = 3;
-pub const RAZOR_MARGIN: i32 = 300;
-
-/// Futility pruning of quiet moves at low depth.
-pub const FUTILITY_MAX_DEPTH: i32 = 6;
-pub const FUTILITY_BASE: i32 = 100;
-pub const FUTILITY_PER_DEPTH: i32 = 90;
-
-/// Late move pruning: quiet moves after this many (plus depth squared) are skipped at low depth.
-pub const LMP_MAX_DEPTH: i32 = 8;
-pub const LMP_BASE: i32 = 3;
-
-/// Late move reductions: r = LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR.
-pub const LMR_MIN_DEPTH: i32 = 3;
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 2.25;
-/// History scores that move the reduction by one ply.
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
-
-/// Check extensions stop once the extensions on a path reach this share of the depth searched.
-pub const MAX_EXTENSION_PLIES: i32 = 16;
-
-/// Static exchange pruning of captures in quiescence and of losing captures at low depth.
-pub const QS_DELTA_MARGIN: i32 = 200;
-pub const SEE_QUIET_MARGIN: i32 = -60;
-pub const SEE_CAPTURE_MARGIN: i32 = -100;
-
-/// History tables: bonus per depth and the saturation value.
+/// History scores saturate at this value.
 pub const HISTORY_MAX: i32 = 16384;
-pub const HISTORY_BONUS_PER_DEPTH: i32 = 300;
-pub const HISTORY_BONUS_MAX: i32 = 2400;
-
-/// Singular extensions: from this depth, the hash move is extended when all others fail a search with a window
-/// this far (in eighths of a centipawn per ply) below its score.
-pub const SINGULAR_MIN_DEPTH: i32 = 7;
-pub const SINGULAR_MARGIN: i32 = 16;
-
-/// Internal iterative reduction: nodes without a hash move at this depth or more are searched one ply less.
-pub const IIR_MIN_DEPTH: i32 = 4;
 
 /// Piece values for move ordering and exchange evaluation (general, guard, chariot, cannon, horse, elephant,
 /// soldier); the general's is large so that it is never traded.
@@ -80,3 +34,191 @@ pub const MAX_SOFT_STRETCH: f64 = 2.5;
 pub const HARD_LIMIT_FACTOR: f64 = 5.0;
 /// How often (in nodes) the main thread looks at the clock.
 pub const CLOCK_CHECK_NODES: u64 = 1024;
+
+/// One tunable number: its name (also its UCI option under `janggi --tune`), default, range, and SPSA step (the
+/// perturbation at the end of a tuning run, fishtest's `c_end`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    pub step: i32,
+}
+
+/// Declares `SearchParams` (one `i32` field per parameter), its defaults and `SPECS` from one list, so that a
+/// parameter's name, default and range are written once.
+macro_rules! search_params {
+    ($($(#[doc = $doc:literal])* $field:ident = $default:expr, $min:expr, $max:expr, $step:expr;)*) => {
+        /// The search's tunable numbers. `SearchParams::default()` is what the engine plays with.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct SearchParams {
+            $($(#[doc = $doc])* pub $field: i32,)*
+        }
+
+        impl Default for SearchParams {
+            fn default() -> Self {
+                SearchParams { $($field: $default,)* }
+            }
+        }
+
+        /// Every tunable parameter, in declaration order.
+        pub const SPECS: &[ParamSpec] = &[
+            $(ParamSpec { name: stringify!($field), default: $default, min: $min, max: $max, step: $step },)*
+        ];
+
+        impl SearchParams {
+            /// The values in the order of `SPECS`.
+            pub fn values(&self) -> Vec<i32> {
+                vec![$(self.$field,)*]
+            }
+
+            fn slots(&mut self) -> Vec<&mut i32> {
+                vec![$(&mut self.$field,)*]
+            }
+        }
+    };
+}
+
+search_params! {
+    /// Aspiration windows: start after this depth with this half-width, widening by half again on each failure.
+    aspiration_min_depth = 4, 1, 10, 1;
+    aspiration_window = 25, 5, 100, 5;
+    /// Reverse futility pruning: a node whose static evaluation beats beta by this margin per ply is cut.
+    rfp_max_depth = 7, 2, 12, 1;
+    rfp_margin = 80, 20, 200, 10;
+    rfp_improving_margin = 60, 10, 200, 10;
+    /// Null-move pruning.
+    nmp_min_depth = 3, 1, 8, 1;
+    nmp_base_reduction = 3, 1, 6, 1;
+    nmp_depth_divisor = 4, 2, 8, 1;
+    nmp_eval_divisor = 200, 50, 600, 25;
+    /// Without passes (janggibasic, janggistrict) zugzwang exists: null moves are verified at this depth and above.
+    nmp_verify_depth = 10, 4, 20, 1;
+    /// Razoring: at low depth, a static evaluation far below alpha drops into quiescence.
+    razor_max_depth = 3, 1, 6, 1;
+    razor_margin = 300, 100, 800, 30;
+    /// Futility pruning of quiet moves at low depth.
+    futility_max_depth = 6, 2, 12, 1;
+    futility_base = 100, 20, 300, 10;
+    futility_per_depth = 90, 20, 250, 10;
+    /// Late move pruning: quiet moves after this many (plus depth squared) are skipped at low depth.
+    lmp_max_depth = 8, 2, 16, 1;
+    lmp_base = 3, 1, 10, 1;
+    /// Late move reductions from this depth: r = base + ln(depth) * ln(move number) / divisor, base and divisor
+    /// given in hundredths.
+    lmr_min_depth = 3, 1, 6, 1;
+    lmr_base_pct = 75, 0, 200, 10;
+    lmr_divisor_pct = 225, 100, 500, 15;
+    /// History scores that move the reduction by one ply.
+    lmr_history_divisor = 8192, 2048, 32768, 512;
+    /// Check extensions stop once the extensions on a path reach this share of the depth searched.
+    max_extension_plies = 16, 4, 32, 1;
+    /// Static exchange pruning of captures in quiescence and of losing captures at low depth.
+    qs_delta_margin = 200, 50, 500, 20;
+    see_quiet_margin = -60, -200, 0, 10;
+    see_capture_margin = -100, -300, 0, 10;
+    /// The history bonus of a quiet move that cut off: this much per ply of depth, at most the maximum.
+    history_bonus_per_depth = 300, 50, 800, 25;
+    history_bonus_max = 2400, 500, 8000, 200;
+    /// Singular extensions: from this depth, the hash move is extended when all others fail a search with a window
+    /// this far (in eighths of a centipawn per ply) below its score.
+    singular_min_depth = 7, 4, 12, 1;
+    singular_margin = 16, 4, 64, 2;
+    /// Internal iterative reduction: nodes without a hash move at this depth or more are searched one ply less.
+    iir_min_depth = 4, 2, 10, 1;
+}
+
+/// Why a parameter cannot be set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    Unknown(String),
+    OutOfRange { name: &'static str, value: i64, min: i32, max: i32 },
+}
+
+impl std::fmt::Display for ParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamError::Unknown(name) => write!(f, "unknown search parameter '{}'", crate::text::shorten(name)),
+            ParamError::OutOfRange { name, value, min, max } => {
+                write!(f, "{name} = {value} is outside {min}..={max}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// The spec of a parameter by name (case-insensitive).
+pub fn spec(name: &str) -> Option<(usize, &'static ParamSpec)> {
+    SPECS.iter().enumerate().find(|(_, s)| s.name.eq_ignore_ascii_case(name.trim()))
+}
+
+impl SearchParams {
+    pub fn get(&self, name: &str) -> Option<i32> {
+        spec(name).map(|(i, _)| self.values()[i])
+    }
+
+    /// Sets a parameter; a value outside its range is refused and the parameters stay as they were.
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
+        let (i, s) = spec(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+        if value < i64::from(s.min) || value > i64::from(s.max) {
+            return Err(ParamError::OutOfRange { name: s.name, value, min: s.min, max: s.max });
+        }
+        *self.slots()[i] = value as i32;
+        Ok(())
+    }
+
+    /// Late-move reductions in plies by depth and move number: `base + ln(depth) * ln(move) / divisor`.
+    pub fn reductions(&self) -> Box<[[i32; 64]; 64]> {
+        let base = f64::from(self.lmr_base_pct) / 100.0;
+        let divisor = f64::from(self.lmr_divisor_pct) / 100.0;
+        let mut t = Box::new([[0; 64]; 64]);
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+            }
+        }
+        t
+    }
+
+    /// The history bonus (and malus) of a cut-off at `depth`.
+    pub fn history_bonus(&self, depth: i32) -> i32 {
+        (self.history_bonus_per_depth * depth).min(self.history_bonus_max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_their_ranges_and_names_are_unique() {
+        let values = SearchParams::default().values();
+        for (s, v) in SPECS.iter().zip(values) {
+            assert_eq!(s.default, v, "{}", s.name);
+            assert!(s.min <= v && v <= s.max && s.step > 0, "{s:?}");
+        }
+        let mut names: Vec<&str> = SPECS.iter().map(|s| s.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), SPECS.len());
+    }
+
+    #[test]
+    fn set_checks_names_and_ranges() {
+        let mut p = SearchParams::default();
+        p.set("RFP_Margin", 120).unwrap();
+        assert_eq!((p.rfp_margin, p.get("rfp_margin")), (120, Some(120)));
+        assert!(matches!(p.set("rfp_margin", 100_000), Err(ParamError::OutOfRange { .. })));
+        assert!(matches!(p.set("no_such", 1), Err(ParamError::Unknown(_))));
+        assert_eq!(p.rfp_margin, 120);
+    }
+
+    #[test]
+    fn the_default_reductions_are_the_log_log_table() {
+        let r = SearchParams::default().reductions();
+        assert_eq!(r[1][1], 0);
+        assert_eq!(r[10][10], (0.75 + 10f64.ln() * 10f64.ln() / 2.25) as i32);
+    }
+}

@@ -5,13 +5,15 @@ use super::history::{History, NO_PIECE_TO, PieceTo};
 use super::params::*;
 use super::see::see_ge;
 use super::time::TimeManager;
-use super::tt::Bound;
-use super::{Limits, Listener, Outcome, Report, ScoreBound, Settings, Shared};
-use crate::board::rules::{Adjudication, Bikjang};
-use crate::board::{Move, MoveList, PieceKind, Position};
+use super::tt::{Bound, Entry};
+use super::{Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
+use crate::board::rules::Bikjang;
+use crate::board::{EndView, Move, PieceKind, Position};
 use crate::eval;
-use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
+
+mod movepick;
+use movepick::pick;
 
 /// Mixed into the hash key after a pass: a second pass would end the game, so the position is not the same.
 const AFTER_PASS_KEY: u64 = 0x6A09_E667_F3BC_C908;
@@ -34,19 +36,6 @@ pub(super) struct ThreadResult {
     pub lines: Vec<(i32, Vec<Move>)>,
 }
 
-fn reductions() -> &'static [[i32; 64]; 64] {
-    static TABLE: OnceLock<Box<[[i32; 64]; 64]>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = Box::new([[0; 64]; 64]);
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
-            }
-        }
-        t
-    })
-}
-
 /// Mate scores are stored relative to the node, not the root.
 fn to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
@@ -66,6 +55,17 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// The stored score, if its bound settles the window: a node that was searched deeply enough needs no search.
+fn tt_cutoff(e: &Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let score = from_tt(e.score, ply);
+    let settles = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    settles.then_some(score)
 }
 
 pub(super) struct Worker<'a> {
@@ -90,6 +90,9 @@ pub(super) struct Worker<'a> {
     root_moves: Vec<RootMove>,
     stopped: bool,
     result: ThreadResult,
+    /// The tunable numbers, and the reduction table made from them.
+    tuning: &'a SearchParams,
+    reductions: Box<[[i32; 64]; 64]>,
 }
 
 impl<'a> Worker<'a> {
@@ -122,6 +125,8 @@ impl<'a> Worker<'a> {
             root_moves: Vec::new(),
             stopped: false,
             result: ThreadResult { id, ..ThreadResult::default() },
+            tuning: &settings.search,
+            reductions: settings.search.reductions(),
         }
     }
 
@@ -233,7 +238,12 @@ impl<'a> Worker<'a> {
             self.shared.stop.store(true, Ordering::Relaxed);
             return true;
         }
-        if self.shared.pondering.load(Ordering::Relaxed) || self.limits.infinite {
+        // A ponderhit since the last clock check restarts the clock before it is read: otherwise an iteration
+        // that ends just after ponderhit would measure the time spent pondering and stop at once.
+        // `ponderhit` clears `pondering` after setting its flag, so pondering is read first.
+        let pondering = self.shared.pondering.load(Ordering::SeqCst);
+        self.take_ponderhit();
+        if pondering || self.limits.infinite {
             return false;
         }
         // On a clock, a single legal move needs no more thought once it is known to be legal; a fixed
@@ -252,11 +262,7 @@ impl<'a> Worker<'a> {
 
     /// In `infinite` and ponder mode the best move may only be sent after `stop` (or `ponderhit`).
     fn wait_for_release(&self) {
-        while !self.shared.stop.load(Ordering::Relaxed)
-            && (self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed))
-        {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
+        self.shared.wait_for_release(self.limits.infinite);
     }
 
     fn report_lines(&self, depth: u32, lines: usize, listener: &dyn Listener) {
@@ -287,11 +293,16 @@ impl<'a> Worker<'a> {
     /// Searches line `line` (MultiPV index) to `depth` with aspiration windows.
     fn search_line(&mut self, depth: i32, line: usize, listener: &dyn Listener) {
         let previous = self.root_moves[line].previous;
-        let (mut alpha, mut beta, mut delta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
-            (previous - ASPIRATION_WINDOW, previous + ASPIRATION_WINDOW, ASPIRATION_WINDOW)
-        } else {
-            (-INFINITE, INFINITE, INFINITE)
-        };
+        let (mut alpha, mut beta, mut delta) =
+            if depth >= self.tuning.aspiration_min_depth && previous.abs() < MATE_BOUND {
+                (
+                    previous - self.tuning.aspiration_window,
+                    previous + self.tuning.aspiration_window,
+                    self.tuning.aspiration_window,
+                )
+            } else {
+                (-INFINITE, INFINITE, INFINITE)
+            };
         loop {
             let score = self.root_search(depth, alpha, beta, line);
             if self.stopped {
@@ -407,6 +418,13 @@ impl<'a> Worker<'a> {
         self.unpublished = 0;
     }
 
+    /// After `ponderhit` the clock runs from the moment the main thread first sees it.
+    fn take_ponderhit(&mut self) {
+        if self.is_main() && self.shared.ponderhit.swap(false, Ordering::SeqCst) {
+            self.clock.restart();
+        }
+    }
+
     /// Looks at the clock and the stop flag every `CLOCK_CHECK_NODES` nodes.
     fn check_stop(&mut self) {
         if self.unpublished < CLOCK_CHECK_NODES {
@@ -423,10 +441,8 @@ impl<'a> Worker<'a> {
         if !self.is_main() {
             return;
         }
-        if self.shared.ponderhit.swap(false, Ordering::Relaxed) {
-            self.clock.restart();
-        }
-        let pondering = self.shared.pondering.load(Ordering::Relaxed);
+        let pondering = self.shared.pondering.load(Ordering::SeqCst);
+        self.take_ponderhit();
         let out_of_nodes = self.limits.nodes.is_some_and(|n| self.shared.nodes() >= n);
         if out_of_nodes || (!pondering && self.clock.hard_limit_reached()) {
             self.stopped = true;
@@ -436,101 +452,15 @@ impl<'a> Worker<'a> {
 
     // ---- game ends --------------------------------------------------------------------------------------------
 
-    /// Score of a decided game for the side to move: a win or loss counts like a mate at this ply.
-    fn decided(&self, winner_is_side_to_move: bool, ply: usize) -> i32 {
-        if winner_is_side_to_move { MATE - ply as i32 } else { -(MATE - ply as i32) }
-    }
-
-    fn adjudicated(&self, ply: usize) -> i32 {
-        match self.pos.rules().adjudication {
-            Adjudication::Count => self.decided(self.pos.count_winner() == self.pos.side_to_move(), ply),
-            Adjudication::Draw => 0,
-        }
+    /// Game ends that do not need the moves listed, as the search sees them (`EndView::search`), scored.
+    fn terminal(&self, ply: usize) -> Option<i32> {
+        let end = self.pos.end_with(EndView::search(ply))?;
+        Some(end_score(&end, self.pos.side_to_move(), ply))
     }
 
     /// The score when the side to move has no legal move.
     fn terminal_without_moves(&self, ply: usize) -> i32 {
-        let end = self.pos.no_move_end();
-        match end.outcome {
-            crate::board::Outcome::Win(c) => self.decided(c == self.pos.side_to_move(), ply),
-            crate::board::Outcome::Draw => 0,
-        }
-    }
-
-    /// Game ends that do not depend on the moves available: the last move ended the game, the move-count rule,
-    /// the shuttle rule, repetition.
-    fn terminal(&mut self, ply: usize) -> Option<i32> {
-        let pos = &self.pos;
-        if pos.ended_by_last_move() {
-            return Some(self.adjudicated(ply));
-        }
-        let rules = pos.rules();
-        if let Some(limit) = rules.move_limit
-            && pos.halfmove_clock() >= limit
-        {
-            // Checkmate comes first.
-            if pos.in_check_by_rules() && pos.legal_moves().is_empty() {
-                return Some(self.terminal_without_moves(ply));
-            }
-            return Some(self.adjudicated(ply));
-        }
-        if pos.halfmove_clock() < 4 {
-            return None;
-        }
-        if rules.shuttle && pos.shuttled() {
-            return Some(self.decided(true, ply));
-        }
-        self.repetition(ply)
-    }
-
-    /// Repetition: a position seen before inside the search (or as often as the rule set needs in the game) ends
-    /// the game as the rule set says, perpetual check losing for the side that gave every check.
-    fn repetition(&self, ply: usize) -> Option<i32> {
-        let pos = &self.pos;
-        let key = pos.key();
-        let reach = (pos.halfmove_clock() as usize).min(pos.history().len());
-        let needed = pos.rules().repetition.unwrap_or(2) as usize;
-        let mut count = 1;
-        for back in 1..=reach {
-            let st = pos.state_back(back)?;
-            // The null move of the search is no game move; positions across it do not repeat.
-            if pos.state_back(back - 1)?.last_move.is_none() {
-                return None;
-            }
-            if back % 2 == 0 && st.key == key {
-                count += 1;
-                if back <= ply || count >= needed {
-                    return Some(self.repetition_score(back, ply));
-                }
-            }
-        }
-        None
-    }
-
-    fn repetition_score(&self, span: usize, ply: usize) -> i32 {
-        let pos = &self.pos;
-        let rules = pos.rules();
-        if rules.repetition.is_none() {
-            // No repetition rule: a cycle changes nothing, score it as even.
-            return 0;
-        }
-        if rules.perpetual_check_loses {
-            let us = pos.side_to_move();
-            let mut all_checks = [true, true];
-            for back in 0..span {
-                let st = pos.state_back(back).expect("inside the record");
-                let mover = if back % 2 == 0 { !us } else { us };
-                if !st.in_check {
-                    all_checks[mover.index()] = false;
-                }
-            }
-            match (all_checks[us.index()], all_checks[(!us).index()]) {
-                (true, false) => return self.decided(false, ply),
-                (false, true) => return self.decided(true, ply),
-                _ => {}
-            }
-        }
-        self.adjudicated(ply)
+        end_score(&self.pos.no_move_end(), self.pos.side_to_move(), ply)
     }
 
     // ---- the search ----------------------------------------------------------------------------------------
@@ -570,18 +500,13 @@ impl<'a> Worker<'a> {
         let singular_search = !excluded.is_none();
         let tt = if ablation.tt { None } else { self.shared.tt.probe(key) };
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
-        if let Some(e) = tt {
-            let score = from_tt(e.score, ply);
-            if !pv_node && !singular_search && e.depth >= depth {
-                let fits = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if fits {
-                    return score;
-                }
-            }
+        if let Some(e) = tt
+            && !pv_node
+            && !singular_search
+            && e.depth >= depth
+            && let Some(score) = tt_cutoff(&e, ply, alpha, beta)
+        {
+            return score;
         }
 
         let static_eval = if in_check {
@@ -597,12 +522,16 @@ impl<'a> Worker<'a> {
         let prune = !ablation.pruning;
         if !pv_node && !in_check && !must_break && !singular_search {
             // Reverse futility pruning.
-            let margin = if improving { RFP_IMPROVING_MARGIN } else { RFP_MARGIN };
-            if prune && depth <= RFP_MAX_DEPTH && static_eval - margin * depth >= beta && static_eval < MATE_BOUND {
+            let margin = if improving { self.tuning.rfp_improving_margin } else { self.tuning.rfp_margin };
+            if prune
+                && depth <= self.tuning.rfp_max_depth
+                && static_eval - margin * depth >= beta
+                && static_eval < MATE_BOUND
+            {
                 return static_eval;
             }
             // Razoring.
-            if prune && depth <= RAZOR_MAX_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
+            if prune && depth <= self.tuning.razor_max_depth && static_eval + self.tuning.razor_margin * depth < alpha {
                 let score = self.quiescence(alpha, beta, ply);
                 if score < alpha {
                     return score;
@@ -611,13 +540,14 @@ impl<'a> Worker<'a> {
             // Null move: hand the move over. With passing legal (the host rule sets) there is no zugzwang; without
             // it, deep null-move cutoffs are verified.
             if !ablation.nmp
-                && depth >= NMP_MIN_DEPTH
+                && depth >= self.tuning.nmp_min_depth
                 && static_eval >= beta
                 && !self.played[ply.saturating_sub(1)].is_none()
                 && self.has_pieces_beyond_soldiers()
             {
-                let r =
-                    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                let r = self.tuning.nmp_base_reduction
+                    + depth / self.tuning.nmp_depth_divisor
+                    + ((static_eval - beta) / self.tuning.nmp_eval_divisor).min(3);
                 self.played[ply] = Move::NONE;
                 self.played_piece_to[ply] = NO_PIECE_TO;
                 self.pos.make_null_move();
@@ -628,7 +558,7 @@ impl<'a> Worker<'a> {
                 }
                 if score >= beta {
                     let score = if score >= MATE_BOUND { beta } else { score };
-                    if self.pos.rules().pass || depth < NMP_VERIFY_DEPTH {
+                    if self.pos.rules().pass || depth < self.tuning.nmp_verify_depth {
                         return score;
                     }
                     let verified = self.negamax(depth - 1 - r, beta - 1, beta, ply, false, false);
@@ -640,7 +570,7 @@ impl<'a> Worker<'a> {
         }
 
         // Without a hash move, a deep node is searched a little shallower first.
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && (pv_node || cut) {
+        if tt_move.is_none() && depth >= self.tuning.iir_min_depth && (pv_node || cut) {
             depth -= 1;
         }
 
@@ -650,14 +580,14 @@ impl<'a> Worker<'a> {
         if let Some(e) = tt
             && ply > 0
             && !singular_search
-            && depth >= SINGULAR_MIN_DEPTH
+            && depth >= self.tuning.singular_min_depth
             && !tt_move.is_none()
             && e.depth >= depth - 3
             && e.bound != Bound::Upper
             && e.score.abs() < MATE_BOUND
             && !ablation.pruning
         {
-            let singular_beta = from_tt(e.score, ply) - SINGULAR_MARGIN * depth / 8;
+            let singular_beta = from_tt(e.score, ply) - self.tuning.singular_margin * depth / 8;
             self.excluded[ply] = tt_move;
             let score = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut, false);
             self.excluded[ply] = Move::NONE;
@@ -691,7 +621,6 @@ impl<'a> Worker<'a> {
         let mut best_move = Move::NONE;
         let mut quiets_tried: Vec<(Move, PieceTo)> = Vec::with_capacity(32);
         let context = self.context(ply);
-        let reductions = reductions();
         let n = moves.len();
         for i in 0..n {
             let m = pick(&mut moves, &mut scores, i);
@@ -702,21 +631,26 @@ impl<'a> Worker<'a> {
             if prune && ply > 0 && best > -MATE_BOUND && !in_check && !must_break {
                 if quiet && !pv_node {
                     // Late move pruning.
-                    if depth <= LMP_MAX_DEPTH
-                        && quiets_tried.len() as i32 >= LMP_BASE + depth * depth / if improving { 1 } else { 2 }
+                    if depth <= self.tuning.lmp_max_depth
+                        && quiets_tried.len() as i32
+                            >= self.tuning.lmp_base + depth * depth / if improving { 1 } else { 2 }
                     {
                         continue;
                     }
                     // Futility pruning.
-                    if depth <= FUTILITY_MAX_DEPTH
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    if depth <= self.tuning.futility_max_depth
+                        && static_eval + self.tuning.futility_base + self.tuning.futility_per_depth * depth <= alpha
                         && !killer
                     {
                         continue;
                     }
                 }
                 // Exchange pruning of losing moves at low depth.
-                let margin = if quiet { SEE_QUIET_MARGIN * depth } else { SEE_CAPTURE_MARGIN * depth * depth };
+                let margin = if quiet {
+                    self.tuning.see_quiet_margin * depth
+                } else {
+                    self.tuning.see_capture_margin * depth * depth
+                };
                 if depth <= 6 && !m.is_pass() && i > 0 && !see_ge(&self.pos, m, margin) {
                     continue;
                 }
@@ -724,7 +658,8 @@ impl<'a> Worker<'a> {
 
             self.make(m, ply);
             let gives_check = self.pos.in_check_by_rules();
-            let check_extension = i32::from(gives_check && ply < 2 * (depth as usize + MAX_EXTENSION_PLIES as usize));
+            let check_extension =
+                i32::from(gives_check && ply < 2 * (depth as usize + self.tuning.max_extension_plies as usize));
             let extension = if m == tt_move { check_extension.max(singular_extension) } else { check_extension };
             let new_depth = depth - 1 + extension;
             let mut score;
@@ -732,13 +667,13 @@ impl<'a> Worker<'a> {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut, pv_node);
             } else {
                 let mut r = 0;
-                if !ablation.lmr && depth >= LMR_MIN_DEPTH && i > pv_node as usize && quiet && !in_check {
-                    r = reductions[depth.min(63) as usize][i.min(63)];
+                if !ablation.lmr && depth >= self.tuning.lmr_min_depth && i > pv_node as usize && quiet && !in_check {
+                    r = self.reductions[depth.min(63) as usize][i.min(63)];
                     r += i32::from(!pv_node) + i32::from(!improving) + i32::from(cut);
                     r -= i32::from(killer) + i32::from(gives_check);
                     let history =
                         self.history.score(side, m) + self.history.continuation(context, self.played_piece_to[ply]);
-                    r -= history / LMR_HISTORY_DIVISOR;
+                    r -= history / self.tuning.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true, false);
@@ -767,7 +702,15 @@ impl<'a> Worker<'a> {
                     if score >= beta {
                         if quiet {
                             let best = (m, self.played_piece_to[ply]);
-                            self.history.reward(side, best, &quiets_tried, context, depth, ply, previous);
+                            self.history.reward(
+                                side,
+                                best,
+                                &quiets_tried,
+                                context,
+                                self.tuning.history_bonus(depth),
+                                ply,
+                                previous,
+                            );
                         }
                         break;
                     }
@@ -808,38 +751,6 @@ impl<'a> Worker<'a> {
         (us & big).any()
     }
 
-    /// Move-ordering scores: hash move, captures by victim and attacker, killers, counter move, history.
-    fn order(
-        &self,
-        moves: &MoveList,
-        tt_move: Move,
-        ply: usize,
-        previous: Move,
-    ) -> [i32; crate::board::moves::MAX_MOVES] {
-        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
-        let side = self.pos.side_to_move();
-        let context = self.context(ply);
-        let counter = self.history.counter(side, previous);
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if m == tt_move {
-                1 << 30
-            } else if let Some(victim) = self.pos.piece_at(m.to()).filter(|_| !m.is_pass()) {
-                let attacker = self.pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                let base = if see_ge(&self.pos, m, 0) { 1 << 28 } else { -(1 << 20) };
-                base + SEE_VALUE[victim.kind().index()] * 8 - attacker / 16
-            } else if self.history.killers[ply][0] == m {
-                (1 << 27) + 2
-            } else if self.history.killers[ply][1] == m {
-                (1 << 27) + 1
-            } else if m == counter {
-                1 << 26
-            } else {
-                self.history.score(side, m) + self.history.continuation(context, self.piece_to(m))
-            };
-        }
-        scores
-    }
-
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = 0;
         self.check_stop();
@@ -847,8 +758,8 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if self.pos.ended_by_last_move() {
-            return self.adjudicated(ply);
+        if let Some(end) = self.pos.immediate_end() {
+            return end_score(&end, self.pos.side_to_move(), ply);
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
@@ -857,16 +768,8 @@ impl<'a> Worker<'a> {
             self.pos.in_check_by_rules() || (self.pos.generals_face() && self.pos.rules().bikjang != Bikjang::Ignored);
         let key = self.tt_key();
         let tt = if self.settings.ablation.tt { None } else { self.shared.tt.probe(key) };
-        if let Some(e) = tt {
-            let score = from_tt(e.score, ply);
-            let fits = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if fits {
-                return score;
-            }
+        if let Some(score) = tt.and_then(|e| tt_cutoff(&e, ply, alpha, beta)) {
+            return score;
         }
         let stand_pat = if in_check { -INFINITE } else { tt.map_or_else(|| self.evaluate(), |e| e.eval) };
         if stand_pat >= beta {
@@ -889,7 +792,7 @@ impl<'a> Worker<'a> {
             let m = pick(&mut moves, &mut scores, i);
             if !in_check {
                 let victim = self.pos.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                if stand_pat + victim + QS_DELTA_MARGIN < alpha {
+                if stand_pat + victim + self.tuning.qs_delta_margin < alpha {
                     continue;
                 }
                 if !see_ge(&self.pos, m, 0) {
@@ -919,44 +822,5 @@ impl<'a> Worker<'a> {
             self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand_pat }, 0, bound);
         }
         best
-    }
-}
-
-/// Selection sort step: brings the best-scored remaining move to position `i`.
-#[inline]
-fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
-    let list = moves.as_mut_slice();
-    let mut best = i;
-    for j in i + 1..list.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
-    list.swap(i, best);
-    scores.swap(i, best);
-    list[i]
-}
-
-/// Chooses the move to play from the threads' results: the deepest completed iteration, the main thread first
-/// among equals; a weakened search then picks among its candidate lines.
-pub(super) fn pick_best(results: Vec<&ThreadResult>) -> Outcome {
-    let Some(best) = results
-        .iter()
-        .copied()
-        .filter(|r| !r.pv.is_empty())
-        .max_by(|a, b| a.depth.cmp(&b.depth).then(a.score.cmp(&b.score)).then(b.id.cmp(&a.id)))
-        .or_else(|| results.first().copied())
-    else {
-        return Outcome::default();
-    };
-    let pv = best.pv.clone();
-    Outcome {
-        best: pv.first().copied(),
-        ponder: pv.get(1).copied(),
-        score: best.score,
-        depth: best.depth,
-        nodes: 0,
-        pv,
-        lines: best.lines.clone(),
     }
 }

@@ -1,6 +1,7 @@
-//! Tuning the evaluation from games: self-play data generation and the Texel fit (`janggi tune`).
+//! Tuning from games (`janggi tune`): self-play data and the Texel fit for the evaluation, SPSA for the search.
 
 pub mod selfplay;
+pub mod spsa;
 pub mod texel;
 
 use crate::eval::params::Params;

@@ -5,7 +5,8 @@
 use crate::board::setups::all_setups;
 use crate::board::splitmix::SplitMix;
 use crate::board::{Color, Outcome, Position, Rules};
-use crate::search::{self, Limits, Settings, Shared, Silent};
+use crate::search::engine::{Engine, Finish};
+use crate::search::{self, Limits};
 use rayon::prelude::*;
 use std::io::Write;
 use std::sync::Mutex;
@@ -31,8 +32,7 @@ pub fn play_game(seed: u64, nodes: u64, rules: Rules) -> Vec<Sample> {
     let setups = all_setups();
     let fen = &setups[rng.below(setups.len() as u64) as usize];
     let mut pos = Position::from_fen(fen, rules).expect("setups are valid");
-    let shared = Shared::new(HASH_MB);
-    let settings = Settings::default();
+    let mut engine = Engine::silent(HASH_MB);
     let limits = Limits { nodes: Some(nodes), ..Limits::default() };
     let mut recorded: Vec<String> = Vec::new();
     let outcome = loop {
@@ -48,8 +48,11 @@ pub fn play_game(seed: u64, nodes: u64, rules: Rules) -> Vec<Sample> {
             let quiet: Vec<_> = moves.iter().copied().filter(|m| !m.is_pass()).collect();
             quiet[rng.below(quiet.len() as u64) as usize]
         } else {
-            shared.ready();
-            let result = search::search(&pos, &limits, &settings, &shared, &Silent);
+            engine.set_game(pos.clone());
+            let result = match engine.think(&limits) {
+                Finish::Best(outcome) => outcome,
+                Finish::NoMove(end) => break end.outcome,
+            };
             let Some(best) = result.best else { break pos.no_move_end().outcome };
             // Quiet positions only: not in check, and the search's choice is no capture.
             let quiet = !pos.in_check() && (best.is_pass() || pos.piece_at(best.to()).is_none());

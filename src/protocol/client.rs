@@ -2,13 +2,14 @@
 //! `protocol::message`. A reader thread timestamps every line as it arrives, so thinking time is measured up to
 //! the engine's own answer, and a writer thread keeps an engine that stops reading from blocking the runner.
 
-use super::config::EngineSpec;
 use crate::board::{Move, Rules};
 use crate::protocol::Dialect;
-use crate::protocol::command::{Command, Go, shorten};
+use crate::protocol::command::{Command, Go};
 use crate::protocol::message::{Info, Message, OptionKind, OptionSpec, parse_message};
+use crate::text::{LineRead, read_line_capped, shorten};
 use log::{debug, warn};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
+use std::path::PathBuf;
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
@@ -90,6 +91,21 @@ impl Thought {
     }
 }
 
+/// An engine as a client starts it (the match runner, the analysis tool).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    pub name: String,
+    /// The program: a path (relative paths in the file are taken from the file's folder) or a name looked up in
+    /// `PATH`.
+    pub command: PathBuf,
+    pub args: Vec<String>,
+    pub dialect: Dialect,
+    /// Options sent after the handshake, as (name, value) text.
+    pub options: Vec<(String, String)>,
+    /// The rule sets this engine may play, when the file restricts them.
+    pub variants: Option<Vec<Rules>>,
+}
+
 /// A running engine.
 pub struct EngineProcess {
     name: String,
@@ -131,40 +147,18 @@ fn read_lines(stdout: impl Read, tx: SyncSender<Event>) {
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        match read_capped_line(&mut reader, &mut buf) {
-            Ok(true) => {
+        match read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES) {
+            Ok(LineRead::Line | LineRead::TooLong) => {
                 let at = Instant::now();
                 let text = String::from_utf8_lossy(&buf).trim_end().to_string();
                 if tx.send(Event::Line(text, at)).is_err() {
                     return;
                 }
             }
-            Ok(false) | Err(_) => {
+            Ok(LineRead::Eof) | Err(_) => {
                 let _ = tx.send(Event::Closed);
                 return;
             }
-        }
-    }
-}
-
-/// Reads one line into `buf`, keeping at most `MAX_LINE_BYTES`. Returns false at the end of the output.
-fn read_capped_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<bool> {
-    let mut any = false;
-    loop {
-        let chunk = reader.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(any);
-        }
-        any = true;
-        let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        let room = MAX_LINE_BYTES.saturating_sub(buf.len());
-        buf.extend_from_slice(&chunk[..used.min(room)]);
-        reader.consume(used);
-        if done {
-            return Ok(true);
         }
     }
 }
@@ -509,24 +503,6 @@ impl Player {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn long_lines_are_cut_and_the_rest_kept() {
-        let mut text = vec![b'x'; MAX_LINE_BYTES * 3];
-        text.extend_from_slice(b"\nreadyok\npartial");
-        let mut reader = BufReader::with_capacity(1000, &text[..]);
-        let mut buf = Vec::new();
-        assert!(read_capped_line(&mut reader, &mut buf).unwrap());
-        assert_eq!(buf.len(), MAX_LINE_BYTES);
-        buf.clear();
-        assert!(read_capped_line(&mut reader, &mut buf).unwrap());
-        assert_eq!(buf, b"readyok\n");
-        buf.clear();
-        assert!(read_capped_line(&mut reader, &mut buf).unwrap());
-        assert_eq!(buf, b"partial");
-        buf.clear();
-        assert!(!read_capped_line(&mut reader, &mut buf).unwrap());
-    }
 
     #[test]
     fn option_names_compare_loosely() {

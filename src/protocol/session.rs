@@ -4,16 +4,17 @@
 
 use super::command::{self, Command, Go, StartPosition};
 use super::dialect::Dialect;
-use super::message::{Bound as InfoBound, Info, Message, OptionSpec, Score};
+use super::message::{Bound as InfoBound, Info, Message, OptionKind, OptionSpec, Score};
 use super::options::{self, Effect, Options};
-use crate::board::{Move, Notation, Outcome, Position, START_FEN};
+use crate::board::{GameEnd, Move, Notation, Outcome, Position, START_FEN, SetupError};
 use crate::eval;
+use crate::search::engine::Engine;
+use crate::search::params::{self, SearchParams};
 use crate::search::strength::Strength;
 use crate::search::time::{ClockState, TimeBudget};
-use crate::search::tt::TranspositionTable;
-use crate::search::{self, Ablation, Limits, Listener, Report, ScoreBound, Settings, Shared};
+use crate::search::{self, Ablation, Limits, Listener, Report, ScoreBound};
+use crate::text::{LineRead, read_line_capped};
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -54,17 +55,6 @@ struct InfoListener {
     show_wdl: bool,
 }
 
-/// Win/draw/loss per mille from a score, by a logistic model: ~+250 cp wins half the games.
-pub fn wdl(score: i32) -> (u32, u32, u32) {
-    if score.abs() >= search::params::MATE_BOUND {
-        return if score > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
-    }
-    let win = |s: f64| 1000.0 / (1.0 + (-(s - 250.0) / 90.0).exp());
-    let w = win(score as f64).round() as u32;
-    let l = win(-score as f64).round() as u32;
-    (w, 1000u32.saturating_sub(w + l), l)
-}
-
 fn protocol_score(score: i32) -> Score {
     match search::score_to_protocol(score) {
         (true, moves) => Score::Mate(moves),
@@ -84,7 +74,7 @@ impl Listener for InfoListener {
                 ScoreBound::Lower => Some(InfoBound::Lower),
                 ScoreBound::Upper => Some(InfoBound::Upper),
             },
-            wdl: self.show_wdl.then(|| wdl(r.score)),
+            wdl: self.show_wdl.then(|| search::wdl(r.score)),
             nodes: Some(r.nodes),
             nps: Some(r.nps),
             hashfull: Some(r.hashfull),
@@ -98,47 +88,56 @@ impl Listener for InfoListener {
     fn note(&self, text: &str) {
         self.out.line(&Message::Info(Info::string(text)).line(self.dialect).to_string());
     }
+
+    fn best_move(&self, outcome: &search::Outcome) {
+        let msg = Message::BestMove { best: outcome.best, ponder: outcome.ponder };
+        self.out.line(&msg.line(self.dialect).to_string());
+    }
+
+    /// The game is over (mate, or it just ended): `info depth 0 score mate 0` (or `cp 0` for a draw) and the
+    /// dialect's null best move.
+    fn no_move(&self, end: &GameEnd) {
+        let score = if end.outcome == Outcome::Draw { Score::Cp(0) } else { Score::Mate(0) };
+        let info = Info { depth: Some(0), score: Some(score), ..Info::default() };
+        self.out.line(&Message::Info(info).line(self.dialect).to_string());
+        self.out.line(&Message::BestMove { best: None, ponder: None }.line(self.dialect).to_string());
+    }
 }
 
-pub struct Engine {
+/// The protocol loop: reads host lines, turns them into calls on the engine, and writes its answers.
+pub struct Session {
     dialect: Dialect,
     /// Set by `--protocol`: the handshake word then only confirms it.
     forced: Option<Dialect>,
     options: Options,
-    position: Position,
+    engine: Engine,
     banned: Vec<Move>,
-    shared: Arc<Shared>,
-    /// The running search (or perft) thread.
-    job: Option<JoinHandle<()>>,
+    /// A running `go perft`.
+    perft: Option<JoinHandle<()>>,
     out: Output,
     debug: bool,
-    /// A `Hash` change that waits for the running search to end.
-    pending_hash: bool,
-    /// Search parts switched off for measurements (`--ablate`).
-    ablation: Ablation,
+    /// Under `janggi --tune`: the search parameters, offered as options.
+    tuning: Option<SearchParams>,
 }
 
-impl Engine {
-    pub fn new(out: Output, forced: Option<Dialect>) -> Engine {
+impl Session {
+    pub fn new(out: Output, forced: Option<Dialect>) -> Session {
         let options = Options::default();
-        Engine {
-            dialect: forced.unwrap_or_default(),
-            forced,
-            position: Position::startpos(options.variant),
-            shared: Arc::new(Shared::new(options.hash_mb)),
-            options,
-            banned: Vec::new(),
-            job: None,
-            out,
-            debug: false,
-            pending_hash: false,
-            ablation: Ablation::default(),
-        }
+        let dialect = forced.unwrap_or_default();
+        let listener = InfoListener { out: out.clone(), dialect, show_wdl: options.show_wdl };
+        let engine = Engine::new(options.hash_mb, Arc::new(listener));
+        Session { dialect, forced, options, engine, banned: Vec::new(), perft: None, out, debug: false, tuning: None }
+    }
+
+    /// Offers every search parameter as a spin option (`janggi --tune`), for tuning by games.
+    pub fn with_tuning(mut self) -> Session {
+        self.tuning = Some(SearchParams::default());
+        self
     }
 
     /// Switches parts of the search off (for matches that measure what they are worth).
-    pub fn with_ablation(mut self, ablation: Ablation) -> Engine {
-        self.ablation = ablation;
+    pub fn with_ablation(mut self, ablation: Ablation) -> Session {
+        self.engine.set_ablation(ablation);
         self
     }
 
@@ -164,7 +163,7 @@ impl Engine {
         let mut buffer = Vec::new();
         loop {
             buffer.clear();
-            match read_line_capped(&mut input, &mut buffer) {
+            match read_line_capped(&mut input, &mut buffer, MAX_LINE_BYTES) {
                 Ok(LineRead::Eof) => break,
                 Ok(LineRead::TooLong) => {
                     self.error(&format!("line longer than {MAX_LINE_BYTES} bytes ignored"));
@@ -178,7 +177,7 @@ impl Engine {
             }
             let line = String::from_utf8_lossy(&buffer);
             let line = line.trim();
-            log::debug!("<< {}", command::shorten(line));
+            log::debug!("<< {}", crate::text::shorten(line));
             if line.is_empty() {
                 continue;
             }
@@ -191,11 +190,11 @@ impl Engine {
 
     /// Handles one line; returns false on `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
-        self.reap_job();
+        self.reap_perft();
         let cmd = match command::parse(self.dialect, line, self.options.usemillisec) {
             Ok(cmd) => cmd,
             Err(e) => {
-                self.error(&format!("{e} in '{}'", command::shorten(line)));
+                self.error(&format!("{e} in '{}'", crate::text::shorten(line)));
                 return true;
             }
         };
@@ -206,22 +205,18 @@ impl Engine {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame => {
                 self.stop_job();
-                self.apply_pending_hash();
-                self.shared.clear();
+                let _ = self.engine.clear();
                 self.banned.clear();
             }
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::BanMoves(moves) => self.ban_moves(&moves),
             Command::Go(go) => self.go(go),
             Command::Stop => self.stop_job(),
-            Command::PonderHit => {
-                self.shared.ponderhit.store(true, Ordering::Relaxed);
-                self.shared.pondering.store(false, Ordering::Relaxed);
-            }
+            Command::PonderHit => self.engine.ponderhit(),
             Command::GameOver(_) => self.stop_job(),
             Command::Display => self.display(),
             Command::Eval => {
-                for l in eval::describe(&self.position, &eval::params::Params::default()).lines() {
+                for l in eval::describe(self.engine.position(), &eval::params::Params::default()).lines() {
                     self.out.line(l);
                 }
             }
@@ -256,10 +251,32 @@ impl Engine {
             };
             self.say(Message::Option(spec));
         }
+        if self.tuning.is_some() {
+            for p in params::SPECS {
+                let kind = OptionKind::Spin { default: p.default.into(), min: p.min.into(), max: p.max.into() };
+                self.say(Message::Option(OptionSpec { name: p.name.to_string(), kind }));
+            }
+        }
         self.say(Message::HandshakeOk);
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
+        if let Some(mut tuned) = self.tuning.clone()
+            && params::spec(name).is_some()
+        {
+            let number = value.and_then(|v| v.trim().parse::<i64>().ok());
+            let set = number
+                .ok_or_else(|| format!("{name} needs an integer value"))
+                .and_then(|v| tuned.set(name, v).map_err(|e| e.to_string()));
+            match set {
+                Ok(()) => {
+                    self.engine.set_search_params(Arc::new(tuned.clone()));
+                    self.tuning = Some(tuned);
+                }
+                Err(e) => self.error(&format!("{e}; unchanged")),
+            }
+            return;
+        }
         let mut updated = self.options.clone();
         match updated.set(name, value) {
             Err(e) => {
@@ -272,7 +289,7 @@ impl Engine {
                     Effect::None => {}
                     Effect::VariantChanged => {
                         let rules = self.options.variant;
-                        self.position = Position::startpos(rules);
+                        self.engine.set_game(Position::startpos(rules));
                         self.banned.clear();
                         self.note(&format!(
                             "variant {} files 9 ranks 10 pocket 0 template janggi startpos {START_FEN}",
@@ -280,32 +297,15 @@ impl Engine {
                         ));
                     }
                     Effect::ResizeHash => {
-                        self.pending_hash = true;
-                        if self.job.is_none() {
-                            self.apply_pending_hash();
+                        if let Err(e) = self.engine.set_hash(self.options.hash_mb) {
+                            self.options.hash_mb = self.engine.hash_mb();
+                            self.error(&format!("{e}; keeping {} MB", self.options.hash_mb));
                         }
                     }
                     Effect::ClearHash => {
-                        if self.job.is_none() {
-                            self.shared.clear();
-                        } else {
+                        if self.engine.clear().is_err() {
                             self.note("error: Clear Hash ignored during a search");
                         }
-                    }
-                }
-            }
-        }
-    }
-
-    fn apply_pending_hash(&mut self) {
-        if self.pending_hash && self.job.is_none() {
-            self.pending_hash = false;
-            if self.shared.tt.megabytes() != self.options.hash_mb {
-                match TranspositionTable::try_new(self.options.hash_mb) {
-                    Ok(tt) => self.shared = Arc::new(Shared::with_table(tt)),
-                    Err(e) => {
-                        self.options.hash_mb = self.shared.tt.megabytes();
-                        self.error(&format!("{e}; keeping {} MB", self.options.hash_mb));
                     }
                 }
             }
@@ -318,34 +318,14 @@ impl Engine {
             StartPosition::Startpos => START_FEN.to_string(),
             StartPosition::Fen(fen) => fen.clone(),
         };
-        let mut pos = match Position::from_fen(&fen, rules) {
-            Ok(pos) => pos,
-            Err(e) => {
-                self.error(&format!("invalid FEN '{}': {e}; position unchanged", command::shorten(&fen)));
+        match self.engine.set_position(&fen, rules, moves, self.notation()) {
+            Ok(()) => {}
+            Err(SetupError::Fen(e)) => {
+                self.error(&format!("invalid FEN '{}': {e}; position unchanged", crate::text::shorten(&fen)));
                 return;
             }
-        };
-        for (i, text) in moves.iter().enumerate() {
-            match Move::parse(text, self.notation()) {
-                Some(m) if pos.is_legal(m) => pos.make_move(m),
-                parsed => {
-                    let why = if parsed.is_none() {
-                        "not a move in this notation".to_string()
-                    } else if pos.ended_by_last_move() {
-                        "the game is already over".to_string()
-                    } else {
-                        "illegal in this position".to_string()
-                    };
-                    self.error(&format!(
-                        "move {} '{}' {why}; position set up to the move before it",
-                        i + 1,
-                        command::shorten(text)
-                    ));
-                    break;
-                }
-            }
+            Err(SetupError::Move(bad)) => self.error(&format!("{bad}; position set up to the move before it")),
         }
-        self.position = pos;
         self.banned.clear();
     }
 
@@ -355,7 +335,7 @@ impl Engine {
             match Move::parse(text, self.notation()) {
                 Some(m) => banned.push(m),
                 None => {
-                    self.error(&format!("banmoves: '{}' is not a move; nothing banned", command::shorten(text)));
+                    self.error(&format!("banmoves: '{}' is not a move; nothing banned", crate::text::shorten(text)));
                     return;
                 }
             }
@@ -365,7 +345,7 @@ impl Engine {
 
     /// Resolves the clock of the side to move from the dialect's clock words.
     fn clock_of_side_to_move(&self, go: &Go) -> Option<ClockState> {
-        let side = self.position.side_to_move().index();
+        let side = self.engine.position().side_to_move().index();
         let clock = if go.clocks.own.time.is_some() { go.clocks.own } else { go.clocks.by_color[side] };
         let time = clock.time?;
         Some(ClockState {
@@ -378,7 +358,6 @@ impl Engine {
 
     fn go(&mut self, go: Go) {
         self.stop_job();
-        self.apply_pending_hash();
         if let Some(depth) = go.perft {
             self.start_perft(depth);
             return;
@@ -395,13 +374,16 @@ impl Engine {
         };
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
-            match Move::parse(text, self.notation()).filter(|m| self.position.is_legal(*m)) {
+            match Move::parse(text, self.notation()).filter(|m| self.engine.position().is_legal(*m)) {
                 Some(m) => searchmoves.push(m),
-                None => self.error(&format!("searchmoves: '{}' is not legal here, ignored", command::shorten(text))),
+                None => {
+                    self.error(&format!("searchmoves: '{}' is not legal here, ignored", crate::text::shorten(text)))
+                }
             }
         }
         if searchmoves.is_empty() && !self.banned.is_empty() {
-            searchmoves = self.position.legal_moves().iter().copied().filter(|m| !self.banned.contains(m)).collect();
+            let legal = self.engine.position().legal_moves();
+            searchmoves = legal.iter().copied().filter(|m| !self.banned.contains(m)).collect();
         }
         let limits = Limits {
             depth: go.depth,
@@ -412,42 +394,26 @@ impl Engine {
             ponder: go.ponder,
             searchmoves,
         };
-        let settings = Settings {
-            threads: self.options.threads,
-            multipv: self.options.multipv,
-            strength: Strength::from_options(
-                self.options.skill_level,
-                self.options.limit_strength,
-                self.options.elo,
-                self.position.key(),
-            ),
-            ablation: self.ablation,
-            ..Settings::default()
-        };
-        let pos = self.position.clone();
-        let shared = Arc::clone(&self.shared);
+        self.engine.set_threads(self.options.threads);
+        self.engine.set_multipv(self.options.multipv);
+        self.engine.set_strength(Strength::from_options(
+            self.options.skill_level,
+            self.options.limit_strength,
+            self.options.elo,
+            self.engine.position().key(),
+        ));
         let listener = InfoListener { out: self.out.clone(), dialect: self.dialect, show_wdl: self.options.show_wdl };
-        let out = self.out.clone();
-        let dialect = self.dialect;
-        shared.ready();
-        self.job = Some(std::thread::spawn(move || {
-            if pos.legal_moves().is_empty() {
-                announce_no_move(&pos, &out, dialect, &limits, &shared);
-                return;
-            }
-            let outcome = search::search(&pos, &limits, &settings, &shared, &listener);
-            let msg = Message::BestMove { best: outcome.best, ponder: outcome.ponder };
-            out.line(&msg.line(dialect).to_string());
-        }));
+        self.engine.set_listener(Arc::new(listener));
+        self.engine.go(limits);
     }
 
     fn start_perft(&mut self, depth: u32) {
-        let pos = self.position.clone();
+        let pos = self.engine.position().clone();
         let out = self.out.clone();
         let notation = self.notation();
         // Perft beyond this depth would run for days; the request is clamped.
         let depth = depth.min(12);
-        self.job = Some(std::thread::spawn(move || {
+        self.perft = Some(std::thread::spawn(move || {
             let divided = crate::perft::divide(&pos, depth);
             let mut total = 0;
             for (m, n) in &divided {
@@ -464,7 +430,7 @@ impl Engine {
     }
 
     fn display(&self) {
-        let pos = &self.position;
+        let pos = self.engine.position();
         for l in pos.pretty().lines() {
             self.out.line(l);
         }
@@ -487,77 +453,20 @@ impl Engine {
         self.out.line(&format!("Variant: {}, status: {status}", pos.rules().name));
     }
 
-    /// Ends a finished job, without stopping one that still runs.
-    fn reap_job(&mut self) {
-        if self.job.as_ref().is_some_and(|j| j.is_finished()) {
-            if let Some(j) = self.job.take() {
-                let _ = j.join();
-            }
-            self.apply_pending_hash();
+    /// Ends a finished perft, without stopping one that still runs.
+    fn reap_perft(&mut self) {
+        if self.perft.as_ref().is_some_and(|j| j.is_finished())
+            && let Some(j) = self.perft.take()
+        {
+            let _ = j.join();
         }
     }
 
-    /// Stops the running search (its best move is sent) and waits for it.
+    /// Stops the running search (its best move is sent) and waits for it; a perft runs to its end.
     fn stop_job(&mut self) {
-        if let Some(job) = self.job.take() {
-            self.shared.stop.store(true, Ordering::Relaxed);
-            self.shared.pondering.store(false, Ordering::Relaxed);
+        self.engine.stop();
+        if let Some(job) = self.perft.take() {
             let _ = job.join();
-        }
-    }
-}
-
-/// No legal move (mate, or the game just ended): `info depth 0 score mate 0` (or `cp 0` for a draw) and the
-/// dialect's null best move, sent once the host may receive it (after `stop` in infinite or ponder mode).
-fn announce_no_move(pos: &Position, out: &Output, dialect: Dialect, limits: &Limits, shared: &Shared) {
-    let drawn = pos.game_end().is_some_and(|e| e.outcome == Outcome::Draw);
-    let info =
-        Info { depth: Some(0), score: Some(if drawn { Score::Cp(0) } else { Score::Mate(0) }), ..Info::default() };
-    out.line(&Message::Info(info).line(dialect).to_string());
-    while (limits.infinite || shared.pondering.load(Ordering::Relaxed)) && !shared.stop.load(Ordering::Relaxed) {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    out.line(&Message::BestMove { best: None, ponder: None }.line(dialect).to_string());
-}
-
-enum LineRead {
-    Line,
-    TooLong,
-    Eof,
-}
-
-/// Reads one line into `buf`, keeping at most `MAX_LINE_BYTES`; a longer line is drained and reported.
-fn read_line_capped(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<LineRead> {
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = input.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(if !any {
-                LineRead::Eof
-            } else if too_long {
-                LineRead::TooLong
-            } else {
-                LineRead::Line
-            });
-        }
-        any = true;
-        let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        if !too_long {
-            let room = MAX_LINE_BYTES.saturating_sub(buf.len());
-            let take = used.min(room);
-            buf.extend_from_slice(&chunk[..take]);
-            if used > room {
-                too_long = true;
-                buf.clear();
-            }
-        }
-        input.consume(used);
-        if done {
-            return Ok(if too_long { LineRead::TooLong } else { LineRead::Line });
         }
     }
 }

@@ -1,0 +1,51 @@
+//! Move ordering: the order in which a node tries its moves (hash move, good captures, killers, counter move,
+//! history), and picking the next best-scored move without sorting the whole list.
+
+use super::Worker;
+use crate::board::moves::MAX_MOVES;
+use crate::board::{Move, MoveList};
+use crate::search::params::SEE_VALUE;
+use crate::search::see::see_ge;
+
+impl Worker<'_> {
+    /// Move-ordering scores: hash move, captures by victim and attacker, killers, counter move, history.
+    pub(super) fn order(&self, moves: &MoveList, tt_move: Move, ply: usize, previous: Move) -> [i32; MAX_MOVES] {
+        let mut scores = [0i32; MAX_MOVES];
+        let side = self.pos.side_to_move();
+        let context = self.context(ply);
+        let counter = self.history.counter(side, previous);
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if m == tt_move {
+                1 << 30
+            } else if let Some(victim) = self.pos.piece_at(m.to()).filter(|_| !m.is_pass()) {
+                let attacker = self.pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                let base = if see_ge(&self.pos, m, 0) { 1 << 28 } else { -(1 << 20) };
+                base + SEE_VALUE[victim.kind().index()] * 8 - attacker / 16
+            } else if self.history.killers[ply][0] == m {
+                (1 << 27) + 2
+            } else if self.history.killers[ply][1] == m {
+                (1 << 27) + 1
+            } else if m == counter {
+                1 << 26
+            } else {
+                self.history.score(side, m) + self.history.continuation(context, self.piece_to(m))
+            };
+        }
+        scores
+    }
+}
+
+/// Selection sort step: brings the best-scored remaining move to position `i`.
+#[inline]
+pub(super) fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+    let list = moves.as_mut_slice();
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    scores.swap(i, best);
+    list[i]
+}
