@@ -3,10 +3,13 @@
 pub mod analyze;
 pub mod bench;
 pub mod board;
+pub mod diagram;
 pub mod eval;
 pub mod matches;
+pub mod notation;
 pub mod perft;
 pub mod protocol;
+pub mod records;
 pub mod search;
 pub mod status;
 pub mod tune;

@@ -2,6 +2,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use janggi::analyze::{self, AnalyzeOptions};
+use janggi::diagram::{ArrowKind, DiagramOptions};
 use janggi::board::{Move, Notation, Position, Rules, START_FEN};
 use janggi::matches::config::{Config, DEFAULT_CONFIG, Preset, SprtEntry};
 use janggi::matches::runner;
@@ -62,6 +63,28 @@ enum Tool {
     Match(MatchArgs),
     /// Analyse positions (FEN or EPD lines) or PGN games; one JSON line per position or game on stdout.
     Analyze(AnalyzeArgs),
+    /// Draw a position as an SVG board (on stdout without --out).
+    Diagram(DiagramArgs),
+}
+
+/// `janggi diagram`.
+#[derive(Args)]
+struct DiagramArgs {
+    #[arg(long, default_value = START_FEN)]
+    fen: String,
+    #[arg(long, default_value = "janggi")]
+    variant: String,
+    /// Moves played from the FEN first (UCI notation); the last one is highlighted.
+    #[arg(long, num_args = 0..)]
+    moves: Vec<String>,
+    /// Moves drawn as arrows (UCI notation).
+    #[arg(long, num_args = 0..)]
+    arrow: Vec<String>,
+    /// Han's view: Han's side at the bottom.
+    #[arg(long)]
+    flip: bool,
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -230,6 +253,7 @@ fn main() -> ExitCode {
         }
         Some(Tool::Match(args)) => return exit(run_match(args)),
         Some(Tool::Analyze(args)) => return exit(run_analyze(args)),
+        Some(Tool::Diagram(args)) => diagram(args),
     };
     exit(result.map(|()| ExitCode::SUCCESS))
 }
@@ -312,6 +336,32 @@ fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
         }
     };
     Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn diagram(args: DiagramArgs) -> Result<(), String> {
+    let rules = Rules::by_name(&args.variant).ok_or_else(|| format!("unknown variant '{}'", args.variant))?;
+    let mut pos = Position::from_fen(&args.fen, rules).map_err(|e| e.to_string())?;
+    let mut last = None;
+    for text in &args.moves {
+        let m = Move::parse(text, Notation::Uci)
+            .filter(|m| pos.is_legal(*m))
+            .ok_or_else(|| format!("illegal move '{text}'"))?;
+        pos.make_move(m);
+        last = Some(m);
+    }
+    let arrows = args
+        .arrow
+        .iter()
+        .map(|t| Move::parse(t, Notation::Uci).map(|m| (m, ArrowKind::Best)).ok_or_else(|| format!("bad arrow '{t}'")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let svg = janggi::diagram::svg(&pos, &DiagramOptions { flip: args.flip, arrows, last_move: last });
+    match &args.out {
+        Some(path) => std::fs::write(path, svg + "\n").map_err(|e| format!("cannot write '{}': {e}", path.display())),
+        None => {
+            println!("{svg}");
+            Ok(())
+        }
+    }
 }
 
 fn perft(variant: &str, fen: &str, moves: &[String], depth: u32, divide: bool, threads: usize) -> Result<(), String> {
