@@ -3,6 +3,7 @@
 use clap::{Args, Parser, Subcommand};
 use janggi::analyze::{self, AnalyzeOptions};
 use janggi::diagram::{ArrowKind, DiagramOptions};
+use janggi::review::{self, PageOptions};
 use janggi::board::{Move, Notation, Position, Rules, START_FEN};
 use janggi::matches::config::{Config, DEFAULT_CONFIG, Preset, SprtEntry};
 use janggi::matches::runner;
@@ -203,6 +204,15 @@ struct AnalyzeArgs {
     /// Centipawns lost against the best move that mark a blunder (PGN input).
     #[arg(long, default_value_t = analyze::DEFAULT_BLUNDER_CP)]
     blunder: i32,
+    /// The input is a Korean .gib game record (also taken from a FILE ending in .gib).
+    #[arg(long)]
+    gib: bool,
+    /// Also write a self-contained HTML review page to this file.
+    #[arg(long)]
+    html: Option<PathBuf>,
+    /// `korean` adds moves in Korean notation (e.g. 79졸78) to the JSON and the page, beside the coordinates.
+    #[arg(long, default_value = "coordinate", value_parser = ["coordinate", "korean"])]
+    notation: String,
 }
 
 fn parse_sprt(s: &str) -> Result<SprtEntry, String> {
@@ -312,10 +322,19 @@ fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
         threads: args.threads,
         hash_mb: args.hash.max(1),
         blunder_cp: args.blunder,
+        korean: args.notation == "korean",
     }
     .with_default_limit();
     let mut out = std::io::stdout().lock();
-    let all_ok = if args.pgn {
+    let gib = args.gib || args.file.as_ref().is_some_and(|f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("gib")));
+    let page = PageOptions {
+        title: match &args.file {
+            Some(f) => format!("janggi analysis of {}", f.display()),
+            None => "janggi analysis".to_string(),
+        },
+        korean: opts.korean,
+    };
+    let (all_ok, html) = if args.pgn || gib {
         let bytes = match &args.file {
             Some(path) => std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?,
             None => {
@@ -325,16 +344,25 @@ fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
                 buf
             }
         };
-        analyze::analyze_games(&opts, &String::from_utf8_lossy(&bytes), &mut out)?
+        let (ok, games) = if gib {
+            analyze::analyze_game_list(&opts, janggi::records::gib::parse_games(&bytes)?, &mut out)?
+        } else {
+            analyze::analyze_games(&opts, &String::from_utf8_lossy(&bytes), &mut out)?
+        };
+        (ok, review::games_page(&games, &page))
     } else {
-        match &args.file {
+        let (ok, positions) = match &args.file {
             Some(path) => {
                 let file = std::fs::File::open(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
                 analyze::analyze_positions(&opts, std::io::BufReader::new(file), &mut out)?
             }
             None => analyze::analyze_positions(&opts, std::io::BufReader::new(std::io::stdin()), &mut out)?,
-        }
+        };
+        (ok, review::positions_page(&positions, &page))
     };
+    if let Some(path) = &args.html {
+        std::fs::write(path, html).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+    }
     Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
