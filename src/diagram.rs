@@ -161,9 +161,17 @@ pub fn svg(pos: &Position, opts: &DiagramOptions) -> String {
             let _ = write!(s, r#"<line class="palace" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>"#);
         }
     }
-    let _ = write!(s, r#"<rect x="{MARGIN}" y="{MARGIN}" width="{}" height="{}" fill="none" stroke-width="2.6"/></g>"#, 8.0 * FILE_STEP, 9.0 * RANK_STEP);
+    let _ = write!(
+        s,
+        r#"<rect x="{MARGIN}" y="{MARGIN}" width="{}" height="{}" fill="none" stroke-width="2.6"/></g>"#,
+        8.0 * FILE_STEP,
+        9.0 * RANK_STEP
+    );
     // Coordinates: letters under the files, numbers beside the ranks.
-    let _ = write!(s, r#"<g class="coords" fill="{LINE_COLOR}" font-family="sans-serif" font-size="13" text-anchor="middle">"#);
+    let _ = write!(
+        s,
+        r#"<g class="coords" fill="{LINE_COLOR}" font-family="sans-serif" font-size="13" text-anchor="middle">"#
+    );
     for f in 0..9u8 {
         let (x, _) = point(f, 0, flip);
         let letter = (b'a' + f) as char;
@@ -177,14 +185,21 @@ pub fn svg(pos: &Position, opts: &DiagramOptions) -> String {
     let _ = write!(s, r#"<g class="points" fill="{LINE_COLOR}">"#);
     for sq in Square::all() {
         let (x, y) = at(sq, flip);
-        let _ = write!(s, r#"<circle class="point" data-square="{}" cx="{x}" cy="{y}" r="{POINT_RADIUS}"/>"#, sq.display(Notation::Uci));
+        let _ = write!(
+            s,
+            r#"<circle class="point" data-square="{}" cx="{x}" cy="{y}" r="{POINT_RADIUS}"/>"#,
+            sq.display(Notation::Uci)
+        );
     }
     s.push_str("</g>");
     if let Some(m) = opts.last_move {
         s.push_str(r#"<g class="last-move">"#);
         for sq in [m.from(), m.to()] {
             let (x, y) = at(sq, flip);
-            let _ = write!(s, r#"<circle cx="{x}" cy="{y}" r="{HIGHLIGHT_RADIUS}" fill="{HIGHLIGHT_COLOR}" fill-opacity="0.75"/>"#);
+            let _ = write!(
+                s,
+                r#"<circle cx="{x}" cy="{y}" r="{HIGHLIGHT_RADIUS}" fill="{HIGHLIGHT_COLOR}" fill-opacity="0.75"/>"#
+            );
         }
         s.push_str("</g>");
     }

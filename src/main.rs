@@ -2,13 +2,13 @@
 
 use clap::{Args, Parser, Subcommand};
 use janggi::analyze::{self, AnalyzeOptions};
-use janggi::diagram::{ArrowKind, DiagramOptions};
-use janggi::review::{self, PageOptions};
 use janggi::board::{Move, Notation, Position, Rules, START_FEN};
+use janggi::diagram::{ArrowKind, DiagramOptions};
 use janggi::matches::config::{Config, DEFAULT_CONFIG, Preset, SprtEntry};
 use janggi::matches::runner;
 use janggi::protocol::Dialect;
 use janggi::protocol::engine::{Engine, Output};
+use janggi::review::{self, PageOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -326,7 +326,8 @@ fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
     }
     .with_default_limit();
     let mut out = std::io::stdout().lock();
-    let gib = args.gib || args.file.as_ref().is_some_and(|f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("gib")));
+    let gib =
+        args.gib || args.file.as_ref().is_some_and(|f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("gib")));
     let page = PageOptions {
         title: match &args.file {
             Some(f) => format!("janggi analysis of {}", f.display()),

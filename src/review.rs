@@ -180,7 +180,9 @@ pub fn eval_graph(g: &GameReview) -> String {
     let n = g.moves.len();
     let (plot_w, plot_h) = (GRAPH_WIDTH - GRAPH_LEFT - GRAPH_RIGHT, GRAPH_HEIGHT - GRAPH_TOP - GRAPH_BOTTOM);
     let x = |ply: usize| GRAPH_LEFT + plot_w * (ply as f64 - 0.5) / n.max(1) as f64;
-    let y = |cp: i32| GRAPH_TOP + plot_h * (1.0 - (cp.clamp(-CLAMP_CP, CLAMP_CP) + CLAMP_CP) as f64 / (2 * CLAMP_CP) as f64);
+    let y = |cp: i32| {
+        GRAPH_TOP + plot_h * (1.0 - (cp.clamp(-CLAMP_CP, CLAMP_CP) + CLAMP_CP) as f64 / (2 * CLAMP_CP) as f64)
+    };
     let mut s = String::new();
     let _ = write!(
         s,
@@ -219,7 +221,8 @@ pub fn eval_graph(g: &GameReview) -> String {
     for m in labels.filter(|m| 2 * m - 1 <= n.max(1)) {
         let _ = write!(s, r#"<text x="{:.1}" y="{:.1}">{m}</text>"#, x(2 * m - 1), GRAPH_HEIGHT - 12.0);
     }
-    let _ = write!(s, r#"<text x="{:.1}" y="{:.1}">move</text></g>"#, GRAPH_WIDTH - GRAPH_RIGHT - 16.0, GRAPH_HEIGHT - 1.0);
+    let _ =
+        write!(s, r#"<text x="{:.1}" y="{:.1}">move</text></g>"#, GRAPH_WIDTH - GRAPH_RIGHT - 16.0, GRAPH_HEIGHT - 1.0);
     // The curve, then one point per ply (a move without a judgement keeps the value before it).
     let mut values = Vec::with_capacity(n);
     let mut last = 0;
@@ -228,7 +231,11 @@ pub fn eval_graph(g: &GameReview) -> String {
         values.push(last);
     }
     let line: Vec<String> = values.iter().enumerate().map(|(i, v)| format!("{:.1},{:.1}", x(i + 1), y(*v))).collect();
-    let _ = write!(s, r##"<polyline class="curve" points="{}" fill="none" stroke="#333" stroke-width="1.6"/>"##, line.join(" "));
+    let _ = write!(
+        s,
+        r##"<polyline class="curve" points="{}" fill="none" stroke="#333" stroke-width="1.6"/>"##,
+        line.join(" ")
+    );
     s.push_str(r#"<g class="points">"#);
     for (mv, v) in g.moves.iter().zip(&values) {
         let (class, r, fill) = if mv.is_blunder() {
@@ -264,7 +271,15 @@ fn blunder_summary(g: &GameReview) -> String {
             .moves
             .iter()
             .filter(|m| m.side == side && m.is_blunder())
-            .map(|m| format!(r##"<a href="#blunder-{}-{}">{} {}</a>"##, g.number, m.ply, move_number(m.ply, side), uci(m.played)))
+            .map(|m| {
+                format!(
+                    r##"<a href="#blunder-{}-{}">{} {}</a>"##,
+                    g.number,
+                    m.ply,
+                    move_number(m.ply, side),
+                    uci(m.played)
+                )
+            })
             .collect();
         let _ = write!(
             s,
@@ -279,7 +294,8 @@ fn blunder_summary(g: &GameReview) -> String {
 }
 
 fn move_list(g: &GameReview, opts: &PageOptions) -> String {
-    let mut s = String::from(r#"<h3>Moves</h3><div class="moves-box"><table class="moves"><tr><th>Move</th><th>Played</th>"#);
+    let mut s =
+        String::from(r#"<h3>Moves</h3><div class="moves-box"><table class="moves"><tr><th>Move</th><th>Played</th>"#);
     if opts.korean {
         s.push_str("<th>Korean</th>");
     }
@@ -310,7 +326,11 @@ fn move_list(g: &GameReview, opts: &PageOptions) -> String {
                 } else {
                     format!("{:.2}", j.loss.max(0) as f64 / 100.0)
                 };
-                let _ = write!(s, r#"<td class="num">{}</td><td class="num">{loss}</td><td>{best}</td></tr>"#, escape(&after_text(mv)));
+                let _ = write!(
+                    s,
+                    r#"<td class="num">{}</td><td class="num">{loss}</td><td>{best}</td></tr>"#,
+                    escape(&after_text(mv))
+                );
             }
             Err(e) => {
                 let _ = write!(s, r#"<td colspan="3" class="error">not analysed: {}</td></tr>"#, escape(e));

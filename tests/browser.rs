@@ -72,7 +72,11 @@ fn screenshot(browser: &str, work: &Path, file: &Path, png: &Path, size: &str) {
     run_browser(
         browser,
         work,
-        &[format!("--screenshot={}", png.display()), format!("--window-size={size}"), format!("file://{}", file.display())],
+        &[
+            format!("--screenshot={}", png.display()),
+            format!("--window-size={size}"),
+            format!("file://{}", file.display()),
+        ],
     );
     let bytes = std::fs::read(png).expect("a screenshot was written");
     assert!(bytes.starts_with(b"\x89PNG"), "not a PNG");

@@ -55,7 +55,8 @@ fn a_game_page_shows_players_graph_moves_and_blunders() {
     assert_eq!(html.matches("<tr data-ply=").count(), 5, "a row per move");
     assert!(!html.contains("<th>Korean</th>"), "coordinates only unless asked");
     // Scores are from Cho's view: after Cho's blunder Han leads, after Han's Cho mates.
-    let row = |ply: usize| html.split(&format!("<tr data-ply=\"{ply}\"")).nth(1).unwrap().split("</tr>").next().unwrap();
+    let row =
+        |ply: usize| html.split(&format!("<tr data-ply=\"{ply}\"")).nth(1).unwrap().split("</tr>").next().unwrap();
     assert!(row(1).contains("<td class=\"num\">-"), "{}", row(1));
     assert!(row(2).contains("<td class=\"num\">#") && !row(2).contains("#-"), "{}", row(2));
 }

@@ -6,8 +6,8 @@
 //! centre) is `95`, `e9` (Han's) is `25`. A pass is `한수쉼` ("resting one move"); a check carries `장군` after
 //! the move, as the records of Kakao Janggi do; a capture is written like any other move.
 
-use crate::board::{Color, Move, Piece, PieceKind, Position, Square};
 use crate::board::square::{File, Rank};
+use crate::board::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// The pass, written in place of a move.
 pub const PASS: &str = "한수쉼";

@@ -55,13 +55,18 @@ pub fn parse_games(bytes: &[u8]) -> Result<Vec<PgnGame>, String> {
             // Move numbers ("12.") and markers some writers add ("<0>") are skipped.
             moves.extend(
                 line.split_whitespace()
-                    .filter(|w| !w.contains('<') && !(w.ends_with('.') && w[..w.len() - 1].parse::<u32>().is_ok()))
+                    .filter(|w| !w.contains('<') && !is_move_number(w))
                     .map(str::to_string),
             );
         }
     }
     finish(&mut tags, &mut moves, &mut games)?;
     Ok(games)
+}
+
+/// `12.`: a move number.
+fn is_move_number(word: &str) -> bool {
+    word.strip_suffix('.').is_some_and(|n| n.parse::<u32>().is_ok())
 }
 
 fn tag<'a>(tags: &'a [(String, String)], names: &[&str]) -> Option<&'a str> {
@@ -84,6 +89,9 @@ fn back_rank(setup: &str, color: Color) -> Result<String, String> {
 }
 
 fn to_game(tags: Vec<(String, String)>, texts: Vec<String>) -> Result<PgnGame, String> {
+    if tag(&tags, &["판"]).is_some() {
+        return Err("records that set up a board (판) are not supported, only the standard setups".into());
+    }
     let cho = back_rank(tag(&tags, &["초차림", "초포진"]).unwrap_or("마상상마"), Color::Cho)?;
     let han = back_rank(tag(&tags, &["한차림", "한포진"]).unwrap_or("마상상마"), Color::Han)?;
     let board = format!("{han}/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/{cho}");
@@ -111,7 +119,8 @@ fn to_game(tags: Vec<(String, String)>, texts: Vec<String>) -> Result<PgnGame, S
         _ => "*",
     };
     let mut out = vec![("Variant".to_string(), "janggi".to_string()), ("FEN".to_string(), fen)];
-    for (ours, theirs) in [("Event", "대회명"), ("Site", "대국장소"), ("Date", "대국일자"), ("White", "초대국자"), ("Black", "한대국자")]
+    for (ours, theirs) in
+        [("Event", "대회명"), ("Site", "대국장소"), ("Date", "대국일자"), ("White", "초대국자"), ("Black", "한대국자")]
     {
         if let Some(v) = tag(&tags, &[theirs]) {
             out.push((ours.to_string(), v.to_string()));
