@@ -53,11 +53,8 @@ pub fn parse_games(bytes: &[u8]) -> Result<Vec<PgnGame>, String> {
             }
         } else {
             // Move numbers ("12.") and markers some writers add ("<0>") are skipped.
-            moves.extend(
-                line.split_whitespace()
-                    .filter(|w| !w.contains('<') && !is_move_number(w))
-                    .map(str::to_string),
-            );
+            moves
+                .extend(line.split_whitespace().filter(|w| !w.contains('<') && !is_move_number(w)).map(str::to_string));
         }
     }
     finish(&mut tags, &mut moves, &mut games)?;
