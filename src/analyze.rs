@@ -542,7 +542,10 @@ fn game_review(job: &GameJob, analyses: Vec<Result<Analysis, String>>, opts: &An
         cho: tag("White"),
         han: tag("Black"),
         result: tag("Result").or_else(|| job.game.result.clone()),
-        termination: tag("Termination").or(ended_by),
+        termination: match (tag("Termination"), ended_by) {
+            (Some(t), Some(rule)) => Some(format!("{t} ({rule})")),
+            (t, rule) => t.or(rule),
+        },
         event: tag("Event"),
         rules: job.start.rules(),
         start_fen: job.start.fen(),
