@@ -142,7 +142,7 @@ pub fn svg(pos: &Position, opts: &DiagramOptions) -> String {
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="janggi-diagram" viewBox="0 0 {w} {h}" width="{w}" height="{h}" data-fen="{fen}" role="img" font-family="{fonts}"><title>{fen}</title>"#,
         fen = pos.fen(),
-        fonts = FONTS.replace('"', "'"),
+        fonts = FONTS,
     );
     let _ = write!(s, r#"<rect width="{w}" height="{h}" rx="10" fill="{BOARD_COLOR}"/>"#);
     // The grid: ten ranks, nine files, and the diagonals of both palaces.
