@@ -53,6 +53,12 @@ fn a_game_page_shows_players_graph_moves_and_blunders() {
     assert!(html.contains("data-move=\"a1a5\"") && html.contains("data-move=\"a1i1\""), "played and best arrows");
     assert_eq!(html.matches("<td class=\"count\">1</td>").count(), 2, "one blunder per side");
     assert_eq!(html.matches("<tr data-ply=").count(), 5, "a row per move");
+    // Mates sit at the edge of the graph: after 1... i1i5 Cho mates, the point is at the top.
+    let point = html.split("data-ply=\"2\" cx=\"").nth(1).unwrap();
+    assert!(point.split("cy=\"").nth(1).unwrap().starts_with("14.0\""), "{}", &point[..60]);
+    // The x axis counts moves, not plies: five plies are moves 1 to 3.
+    let axis = html.split("class=\"x-axis\"").nth(1).unwrap().split("</g>").next().unwrap();
+    assert!(axis.contains(">1</text>") && axis.contains(">3</text>") && !axis.contains(">4</text>"), "{axis}");
     assert!(!html.contains("<th>Korean</th>"), "coordinates only unless asked");
     // Scores are from Cho's view: after Cho's blunder Han leads, after Han's Cho mates.
     let row =

@@ -129,3 +129,41 @@ fn to_game(tags: Vec<(String, String)>, texts: Vec<String>) -> Result<PgnGame, S
     }
     Ok(PgnGame { tags: out, moves, result: Some(result.to_string()) })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_comments_markers_passes_and_results() {
+        let text = "[초대국자 \"A\"]\n[한대국자 \"B\"]\n[초차림 \"마상마상\"]\n[한차림 \"상마상마\"]\n[대국결과 \"초 완승\"]\n\
+                    {a comment\nover two lines}\n1. 79卒78 <0> 2. 한수쉼 3. 07마86\n\n\
+                    [한차림 \"마상상마\"]\n[대국결과 \"무승부\"]\n1. 41兵42\n";
+        let games = parse_games(text.as_bytes()).unwrap();
+        assert_eq!(games.len(), 2);
+        let first = &games[0];
+        assert_eq!(first.moves, ["i4h4", "e9e9", "g1f3"]);
+        assert_eq!(first.tag("White"), Some("A"));
+        assert_eq!(first.tag("Result"), Some("1-0"));
+        assert_eq!(first.tag("Termination"), Some("초 완승"));
+        // Cho's 마상마상 puts horses on b1 and g1; Han's 상마상마 elephants on b10 and g10.
+        assert_eq!(first.tag("FEN"), Some("rbna1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ANBR w - - 0 1"));
+        // A record that starts with Han's move: Han is to move in the start position.
+        let second = &games[1];
+        assert_eq!(second.moves, ["a7b7"]);
+        assert!(second.tag("FEN").unwrap().ends_with(" b - - 0 1"));
+        assert_eq!(second.tag("Result"), Some("1/2-1/2"));
+    }
+
+    #[test]
+    fn records_we_cannot_read_are_refused() {
+        for (text, why) in [
+            ("[판 \"...\"]\n1. 79卒78\n", "판"),
+            ("[초차림 \"마마마\"]\n1. 79卒78\n", "unknown setup"),
+            ("1. 79卒78 2. 79卒78\n", "game 1: move 2"),
+        ] {
+            let err = parse_games(text.as_bytes()).unwrap_err();
+            assert!(err.contains(why), "{err}");
+        }
+    }
+}
