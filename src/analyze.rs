@@ -3,6 +3,8 @@
 //! default; any engine of `engines.toml` can be used instead, driven as the match runner drives it.
 
 use crate::board::{Color, Move, Notation, Outcome, Position, Rules};
+use crate::game_review::{GameReview, Judgement, MoveReview, PositionFinding, PositionReview};
+use crate::notation::korean;
 use crate::protocol::client::{EngineProcess, EngineSpec, Failure, Reply};
 use crate::protocol::command::{Command, Go, StartPosition};
 use crate::protocol::message::Score;
@@ -48,6 +50,8 @@ pub struct AnalyzeOptions {
     pub blunder_cp: i32,
     /// Analyse only this shard's inputs: every N-th position or game (`crate::shard`).
     pub shard: Option<Shard>,
+    /// Moves also in Korean notation (`*_korean` keys beside the coordinate ones).
+    pub korean: bool,
 }
 
 impl Default for AnalyzeOptions {
@@ -63,6 +67,7 @@ impl Default for AnalyzeOptions {
             hash_mb: DEFAULT_HASH_MB,
             shard: None,
             blunder_cp: DEFAULT_BLUNDER_CP,
+            korean: false,
         }
     }
 }
@@ -81,6 +86,8 @@ struct Analysis {
     fen: String,
     side: Color,
     best: Option<Move>,
+    /// The best move in Korean notation.
+    best_korean: Option<String>,
     score: Score,
     depth: u32,
     nodes: u64,
@@ -113,7 +120,7 @@ fn clamped(s: Score) -> i32 {
 }
 
 impl Analysis {
-    fn to_json(&self, multipv: usize) -> Value {
+    fn to_json(&self, multipv: usize, korean: bool) -> Value {
         let mut v = json!({
             "fen": self.fen,
             "bestmove": self.best.map(|m| m.display(Notation::Uci).to_string()),
@@ -123,6 +130,9 @@ impl Analysis {
             "pv": moves_json(&self.pv),
             "time_ms": self.time.as_millis() as u64,
         });
+        if korean {
+            v["bestmove_korean"] = json!(self.best_korean);
+        }
         if multipv > 1 {
             v["lines"] = Value::Array(
                 self.lines
@@ -188,7 +198,16 @@ impl Analyzer {
         }
     }
 
+    /// Analyses a job's final position, and writes the best move in Korean notation too.
     fn analyse(&mut self, job: &Job, opts: &AnalyzeOptions) -> Result<Analysis, String> {
+        let mut a = self.analyse_position(job, opts)?;
+        if let (Some(best), Ok(pos)) = (a.best, Position::from_fen(&a.fen, job.rules)) {
+            a.best_korean = Some(korean::format(&pos, best));
+        }
+        Ok(a)
+    }
+
+    fn analyse_position(&mut self, job: &Job, opts: &AnalyzeOptions) -> Result<Analysis, String> {
         let mut pos = Position::from_fen(&job.start, job.rules).map_err(|e| e.to_string())?;
         for m in &job.moves {
             pos.make_move(*m);
@@ -202,6 +221,7 @@ impl Analyzer {
                 fen,
                 side,
                 best: None,
+                best_korean: None,
                 score,
                 depth: 0,
                 nodes: 0,
@@ -240,6 +260,7 @@ impl Analyzer {
                     fen,
                     side,
                     best: out.best,
+                    best_korean: None,
                     score: to_score(out.score),
                     depth: out.depth,
                     nodes: out.nodes,
@@ -274,6 +295,7 @@ impl Analyzer {
                     fen,
                     side,
                     best,
+                    best_korean: None,
                     score,
                     depth: thought.depth.unwrap_or(0),
                     nodes: thought.nodes.unwrap_or(0),
@@ -342,12 +364,13 @@ fn run_jobs<T: Send>(
 }
 
 /// Analyses FEN or EPD lines (blank lines and `#` comments skipped) and writes one JSON line per position.
-/// A line that is no position gets `{"line": N, "error": ...}`. Returns whether every line was analysed.
+/// A line that is no position gets `{"line": N, "error": ...}`. Returns whether every line was analysed, and
+/// what was found per line.
 pub fn analyze_positions(
     opts: &AnalyzeOptions,
     input: impl BufRead + Send,
     out: &mut impl Write,
-) -> Result<bool, String> {
+) -> Result<(bool, Vec<PositionReview>), String> {
     let rules = opts.rules;
     let (shard, mut item) = (opts.shard, 0u64);
     let jobs = input.lines().enumerate().filter_map(move |(i, line)| {
@@ -370,12 +393,13 @@ pub fn analyze_positions(
         shard.is_none_or(|s| s.takes(item - 1))
     });
     let mut all_ok = true;
+    let mut reviews = Vec::new();
     run_jobs(opts, rules, jobs, |(line, id): (usize, Option<String>), result| {
-        let value = match result {
+        let value = match &result {
             Ok(a) => {
-                let mut v = a.to_json(opts.multipv);
-                if let Some(id) = id {
-                    v["id"] = Value::String(id);
+                let mut v = a.to_json(opts.multipv, opts.korean);
+                if let Some(id) = &id {
+                    v["id"] = Value::String(id.clone());
                 }
                 v
             }
@@ -385,9 +409,33 @@ pub fn analyze_positions(
                 json!({ "line": line, "error": e })
             }
         };
+        reviews.push(PositionReview { line, id, outcome: result.map(|a| a.finding(rules)) });
         writeln!(out, "{value}").and_then(|_| out.flush()).map_err(|e| format!("cannot write output: {e}"))
     })?;
-    Ok(all_ok)
+    Ok((all_ok, reviews))
+}
+
+impl Analysis {
+    fn finding(self, rules: Rules) -> PositionFinding {
+        let over = self.over.map(|(outcome, reason)| {
+            let result = match outcome {
+                Outcome::Draw => "draw",
+                Outcome::Win(c) if c == self.side => "win",
+                Outcome::Win(_) => "loss",
+            };
+            (result, reason)
+        });
+        PositionFinding {
+            fen: self.fen,
+            rules,
+            best: self.best,
+            best_korean: self.best_korean,
+            score: self.score,
+            pv: self.pv,
+            depth: self.depth,
+            over,
+        }
+    }
 }
 
 /// A game ready for analysis: its tags, start and moves.
@@ -400,10 +448,25 @@ struct GameJob {
 
 /// Analyses every position of every game in PGN text and writes one JSON line per game: its tags and, per
 /// move, the score before and after it from the mover's view and whether it was a blunder. An external engine
-/// is set to the first game's rule set; games of another rule set are reported as errors.
-pub fn analyze_games(opts: &AnalyzeOptions, text: &str, out: &mut impl Write) -> Result<bool, String> {
+/// is set to the first game's rule set; games of another rule set are reported as errors. Returns whether
+/// every position was analysed, and the games' reviews.
+pub fn analyze_games(
+    opts: &AnalyzeOptions,
+    text: &str,
+    out: &mut impl Write,
+) -> Result<(bool, Vec<GameReview>), String> {
     let games = pgn::parse_games(text).map_err(|e| format!("PGN {e}"))?;
+    analyze_game_list(opts, games, out)
+}
+
+/// [`analyze_games`] for games already read (from PGN or another record format).
+pub fn analyze_game_list(
+    opts: &AnalyzeOptions,
+    games: Vec<pgn::PgnGame>,
+    out: &mut impl Write,
+) -> Result<(bool, Vec<GameReview>), String> {
     let mut all_ok = true;
+    let mut reviews = Vec::new();
     let mut ready = Vec::new();
     let mine = |g: &usize| opts.shard.is_none_or(|s| s.takes(*g as u64));
     for (g, game) in games.into_iter().enumerate().filter(|(g, _)| mine(g)) {
@@ -417,7 +480,7 @@ pub fn analyze_games(opts: &AnalyzeOptions, text: &str, out: &mut impl Write) ->
         }
     }
     let Some(first) = ready.first() else {
-        return Ok(all_ok);
+        return Ok((all_ok, reviews));
     };
     let engine_rules = first.start.rules();
     let external = opts.engine.is_some();
@@ -439,76 +502,137 @@ pub fn analyze_games(opts: &AnalyzeOptions, text: &str, out: &mut impl Write) ->
         if !last {
             return Ok(());
         }
-        let (value, ok) = game_json(&ready[g], &std::mem::take(&mut analyses), opts);
+        let (review, ok) = game_review(&ready[g], std::mem::take(&mut analyses), opts);
         all_ok &= ok;
+        let value = game_json(&review, opts.korean);
+        reviews.push(review);
         writeln!(out, "{value}").and_then(|_| out.flush()).map_err(|e| format!("cannot write output: {e}"))
     })?;
-    Ok(all_ok)
+    Ok((all_ok, reviews))
 }
 
-/// One game's line: tags, blunder counts and the per-move list. Also says whether every position was analysed.
-fn game_json(job: &GameJob, analyses: &[Result<Analysis, String>], opts: &AnalyzeOptions) -> (Value, bool) {
+/// Judges every move of a game from the analyses of the positions before and after it. Also says whether
+/// every position was analysed.
+fn game_review(job: &GameJob, analyses: Vec<Result<Analysis, String>>, opts: &AnalyzeOptions) -> (GameReview, bool) {
     let mut ok = true;
-    let mut list = Vec::new();
+    let mut moves = Vec::new();
     let mut blunders = [0u32; 2];
+    let mut pos = job.start.clone();
     for (i, m) in job.moves.iter().enumerate() {
-        let text = m.display(Notation::Uci).to_string();
-        let (before, after) = match (&analyses[i], &analyses[i + 1]) {
-            (Ok(b), Ok(a)) => (b, a),
+        let fen = pos.fen();
+        let side = pos.side_to_move();
+        let korean = korean::format(&pos, *m);
+        pos.make_move(*m);
+        let judgement = match (&analyses[i], &analyses[i + 1]) {
+            (Ok(before), Ok(after)) => {
+                let before_cp = before.value();
+                let after_cp = -after.value();
+                let loss = before_cp - after_cp;
+                let blunder = loss >= opts.blunder_cp;
+                if blunder {
+                    blunders[side.index()] += 1;
+                }
+                Ok(Judgement {
+                    best: before.best,
+                    best_korean: before.best_korean.clone(),
+                    pv: before.pv.clone(),
+                    depth: before.depth,
+                    score_before: before.score,
+                    score_after: negate(after),
+                    before_cp,
+                    after_cp,
+                    loss,
+                    blunder,
+                    ends_game: after.over.map(|(_, reason)| reason.to_string()),
+                })
+            }
             (Err(e), _) | (_, Err(e)) => {
                 ok = false;
-                list.push(json!({ "ply": i + 1, "move": text, "error": e }));
-                continue;
+                Err(e.clone())
             }
         };
-        let before_cp = before.value();
-        let after_cp = -after.value();
-        let loss = before_cp - after_cp;
-        let blunder = loss >= opts.blunder_cp;
-        if blunder {
-            blunders[before.side.index()] += 1;
-        }
-        let mut entry = json!({
-            "ply": i + 1,
-            "side": if before.side == Color::Cho { "cho" } else { "han" },
-            "move": text,
-            "fen": before.fen,
-            "bestmove": before.best.map(|b| b.display(Notation::Uci).to_string()),
-            "pv": moves_json(&before.pv),
-            "depth": before.depth,
-            "score_before": score_json(before.score),
-            "score_after": negate(after),
-            "before_cp": before_cp,
-            "after_cp": after_cp,
-            "loss": loss,
-            "blunder": blunder,
-        });
-        if let Some((_, reason)) = after.over {
-            entry["ends_game"] = Value::String(reason.to_string());
-        }
-        list.push(entry);
+        moves.push(MoveReview { ply: i + 1, side, played: *m, korean, fen, judgement });
     }
     let tag = |name: &str| job.game.tag(name).map(str::to_string);
-    let value = json!({
-        "game": job.number,
-        "white": tag("White"),
-        "black": tag("Black"),
-        "result": tag("Result").or_else(|| job.game.result.clone()),
-        "variant": job.start.rules().name,
-        "fen": job.start.fen(),
-        "blunders": { "cho": blunders[0], "han": blunders[1] },
-        "moves": list,
-    });
-    (value, ok)
+    let ended_by = moves.last().and_then(|m| m.judgement.as_ref().ok()).and_then(|j| j.ends_game.clone());
+    let review = GameReview {
+        number: job.number,
+        cho: tag("White"),
+        han: tag("Black"),
+        result: tag("Result").or_else(|| job.game.result.clone()),
+        termination: match (tag("Termination"), ended_by) {
+            (Some(t), Some(rule)) => Some(format!("{t} ({rule})")),
+            (t, rule) => t.or(rule),
+        },
+        event: tag("Event"),
+        rules: job.start.rules(),
+        start_fen: job.start.fen(),
+        moves,
+        blunders,
+        blunder_cp: opts.blunder_cp,
+    };
+    (review, ok)
 }
 
-/// The score of a position after a move, from the mover's view; `null` when the move ended the game (the
+/// One game's line: tags, blunder counts and the per-move list (with Korean notation when asked).
+fn game_json(review: &GameReview, korean: bool) -> Value {
+    let uci = |m: Move| m.display(Notation::Uci).to_string();
+    let list: Vec<Value> = review
+        .moves
+        .iter()
+        .map(|mv| {
+            let mut entry = match &mv.judgement {
+                Err(e) => json!({ "ply": mv.ply, "move": uci(mv.played), "error": e }),
+                Ok(j) => {
+                    let mut entry = json!({
+                        "ply": mv.ply,
+                        "side": if mv.side == Color::Cho { "cho" } else { "han" },
+                        "move": uci(mv.played),
+                        "fen": mv.fen,
+                        "bestmove": j.best.map(uci),
+                        "pv": moves_json(&j.pv),
+                        "depth": j.depth,
+                        "score_before": score_json(j.score_before),
+                        "score_after": j.score_after.map(score_json).unwrap_or(Value::Null),
+                        "before_cp": j.before_cp,
+                        "after_cp": j.after_cp,
+                        "loss": j.loss,
+                        "blunder": j.blunder,
+                    });
+                    if let Some(reason) = &j.ends_game {
+                        entry["ends_game"] = Value::String(reason.clone());
+                    }
+                    if korean {
+                        entry["bestmove_korean"] = json!(j.best_korean);
+                    }
+                    entry
+                }
+            };
+            if korean {
+                entry["move_korean"] = Value::String(mv.korean.clone());
+            }
+            entry
+        })
+        .collect();
+    json!({
+        "game": review.number,
+        "white": review.cho,
+        "black": review.han,
+        "result": review.result,
+        "variant": review.rules.name,
+        "fen": review.start_fen,
+        "blunders": { "cho": review.blunders[0], "han": review.blunders[1] },
+        "moves": list,
+    })
+}
+
+/// The score of a position after a move, from the mover's view; `None` when the move ended the game (the
 /// entry's `after_cp` and `ends_game` say how).
-fn negate(after: &Analysis) -> Value {
+fn negate(after: &Analysis) -> Option<Score> {
     if after.over.is_some() {
-        return Value::Null;
+        return None;
     }
-    score_json(match after.score {
+    Some(match after.score {
         Score::Cp(cp) => Score::Cp(-cp),
         Score::Mate(n) => Score::Mate(-n),
     })

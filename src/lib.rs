@@ -3,11 +3,15 @@
 pub mod analyze;
 pub mod bench;
 pub mod board;
+pub mod diagram;
 pub mod eval;
+pub mod game_review;
 pub mod matches;
+pub mod notation;
 pub mod perft;
 pub mod protocol;
 pub mod records;
+pub mod review;
 pub mod search;
 pub mod shard;
 pub mod status;

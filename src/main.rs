@@ -2,12 +2,14 @@
 
 use clap::{Args, Parser, Subcommand};
 use janggi::analyze::{self, AnalyzeOptions};
-use janggi::board::{Notation, Position, Rules, START_FEN};
+use janggi::board::{Move, Notation, Position, Rules, START_FEN};
+use janggi::diagram::{ArrowKind, DiagramOptions};
 use janggi::matches::config::{Config, DEFAULT_CONFIG, Preset, SprtEntry};
 use janggi::matches::stats::{DEFAULT_ALPHA, DEFAULT_BETA, Sprt};
 use janggi::matches::{merge, runner, summary};
 use janggi::protocol::Dialect;
 use janggi::protocol::session::{Output, Session};
+use janggi::review::{self, PageOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -75,6 +77,28 @@ enum Tool {
         #[arg(long, value_parser = parse_sprt)]
         sprt: Option<SprtEntry>,
     },
+    /// Draw a position as an SVG board (on stdout without --out).
+    Diagram(DiagramArgs),
+}
+
+/// `janggi diagram`.
+#[derive(Args)]
+struct DiagramArgs {
+    #[arg(long, default_value = START_FEN)]
+    fen: String,
+    #[arg(long, default_value = "janggi")]
+    variant: String,
+    /// Moves played from the FEN first (UCI notation); the last one is highlighted.
+    #[arg(long, num_args = 0..)]
+    moves: Vec<String>,
+    /// Moves drawn as arrows (UCI notation).
+    #[arg(long, num_args = 0..)]
+    arrow: Vec<String>,
+    /// Han's view: Han's side at the bottom.
+    #[arg(long)]
+    flip: bool,
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 /// Help for `--shard` (shared by every command that splits its work).
@@ -310,6 +334,15 @@ struct AnalyzeArgs {
     /// Analyse every N-th position or game only, from the I-th (I/N or auto/N).
     #[arg(long, help = SHARD_HELP)]
     shard: Option<String>,
+    /// The input is a Korean .gib game record (also taken from a FILE ending in .gib).
+    #[arg(long)]
+    gib: bool,
+    /// Also write a self-contained HTML review page to this file.
+    #[arg(long)]
+    html: Option<PathBuf>,
+    /// `korean` adds moves in Korean notation (e.g. 79졸78) to the JSON and the page, beside the coordinates.
+    #[arg(long, default_value = "coordinate", value_parser = ["coordinate", "korean"])]
+    notation: String,
 }
 
 fn parse_sprt(s: &str) -> Result<SprtEntry, String> {
@@ -364,6 +397,7 @@ fn main() -> ExitCode {
         Some(Tool::Match(args)) => return exit(run_match(args)),
         Some(Tool::Analyze(args)) => return exit(run_analyze(args)),
         Some(Tool::Merge { pgn, sprt }) => merge(&pgn, sprt),
+        Some(Tool::Diagram(args)) => diagram(args),
     };
     exit(result.map(|()| ExitCode::SUCCESS))
 }
@@ -432,10 +466,20 @@ fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
         hash_mb: args.hash.max(1),
         blunder_cp: args.blunder,
         shard: janggi::shard::from_flag_and_env(args.shard.as_deref())?,
+        korean: args.notation == "korean",
     }
     .with_default_limit();
     let mut out = std::io::stdout().lock();
-    let all_ok = if args.pgn {
+    let gib =
+        args.gib || args.file.as_ref().is_some_and(|f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("gib")));
+    let page = PageOptions {
+        title: match &args.file {
+            Some(f) => format!("janggi analysis of {}", f.display()),
+            None => "janggi analysis".to_string(),
+        },
+        korean: opts.korean,
+    };
+    let (all_ok, html) = if args.pgn || gib {
         let bytes = match &args.file {
             Some(path) => std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?,
             None => {
@@ -445,16 +489,25 @@ fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
                 buf
             }
         };
-        analyze::analyze_games(&opts, &String::from_utf8_lossy(&bytes), &mut out)?
+        let (ok, games) = if gib {
+            analyze::analyze_game_list(&opts, janggi::records::gib::parse_games(&bytes)?, &mut out)?
+        } else {
+            analyze::analyze_games(&opts, &String::from_utf8_lossy(&bytes), &mut out)?
+        };
+        (ok, review::games_page(&games, &page))
     } else {
-        match &args.file {
+        let (ok, positions) = match &args.file {
             Some(path) => {
                 let file = std::fs::File::open(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
                 analyze::analyze_positions(&opts, std::io::BufReader::new(file), &mut out)?
             }
             None => analyze::analyze_positions(&opts, std::io::BufReader::new(std::io::stdin()), &mut out)?,
-        }
+        };
+        (ok, review::positions_page(&positions, &page))
     };
+    if let Some(path) = &args.html {
+        std::fs::write(path, html).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+    }
     Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
@@ -465,6 +518,26 @@ fn merge(files: &[PathBuf], sprt: Option<SprtEntry>) -> Result<(), String> {
     let merged = merge::merge(files, sprt)?;
     print!("{}", merge::format_merged(&merged));
     Ok(())
+}
+
+fn diagram(args: DiagramArgs) -> Result<(), String> {
+    let rules = args.variant.parse::<Rules>().map_err(|e| e.to_string())?;
+    let pos = Position::from_fen_moves(&args.fen, rules, &args.moves, Notation::Uci).map_err(|e| e.to_string())?;
+    // The last move played is highlighted.
+    let last = args.moves.last().and_then(|m| Move::parse(m, Notation::Uci));
+    let arrows = args
+        .arrow
+        .iter()
+        .map(|t| Move::parse(t, Notation::Uci).map(|m| (m, ArrowKind::Best)).ok_or_else(|| format!("bad arrow '{t}'")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let svg = janggi::diagram::svg(&pos, &DiagramOptions { flip: args.flip, arrows, last_move: last });
+    match &args.out {
+        Some(path) => std::fs::write(path, svg + "\n").map_err(|e| format!("cannot write '{}': {e}", path.display())),
+        None => {
+            println!("{svg}");
+            Ok(())
+        }
+    }
 }
 
 fn perft(variant: &str, fen: &str, moves: &[String], depth: u32, divide: bool, threads: usize) -> Result<(), String> {

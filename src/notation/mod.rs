@@ -1,0 +1,3 @@
+//! Move notations for people, beside the coordinate notations of the protocols (`board::Notation`).
+
+pub mod korean;
