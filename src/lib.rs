@@ -5,6 +5,7 @@ pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod matches;
+pub mod nnue_tool;
 pub mod perft;
 pub mod protocol;
 pub mod search;
