@@ -77,6 +77,10 @@ enum NnueTool {
         seed: u64,
         #[arg(long)]
         out: PathBuf,
+        /// Hidden-layer weights over the whole i8 range, so that 16-bit partial sums saturate (as trained
+        /// nets can make them): a harder check against the reference.
+        #[arg(long)]
+        saturating: bool,
     },
     /// Print a net file's header, description, hashes and sha256.
     Info { file: PathBuf },
@@ -280,7 +284,7 @@ fn main() -> ExitCode {
 fn nnue(action: NnueTool) -> Result<(), String> {
     use janggi::nnue_tool;
     match action {
-        NnueTool::Random { seed, out } => nnue_tool::random(seed, &out),
+        NnueTool::Random { seed, out, saturating } => nnue_tool::random(seed, saturating, &out),
         NnueTool::Info { file } => nnue_tool::info(&file).map(|text| print!("{text}")),
         NnueTool::Eval { net, fen, variant, moves, kernel } => {
             let kernel = nnue_tool::kernel_by_name(kernel.as_deref())?;

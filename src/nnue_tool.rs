@@ -4,15 +4,17 @@
 use crate::board::{Move, Notation, Position, Rules};
 use crate::eval::nnue::arch::{FEATURES, VERSION, network_hash, stack_hash, transformer_hash};
 use crate::eval::nnue::digest::sha256_hex;
-use crate::eval::nnue::{AccumulatorStack, Kernel, Network, eval_report, evaluate, random_network};
+use crate::eval::nnue::{
+    AccumulatorStack, Kernel, Network, eval_report, evaluate, random_network, random_network_with,
+};
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
 /// Writes the random net of `seed` to `out`.
-pub fn random(seed: u64, out: &Path) -> Result<(), String> {
-    let bytes = random_network(seed).to_bytes();
+pub fn random(seed: u64, saturating: bool, out: &Path) -> Result<(), String> {
+    let bytes = random_network_with(seed, saturating).to_bytes();
     std::fs::write(out, &bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     eprintln!("wrote {} ({} bytes, sha256 {})", out.display(), bytes.len(), sha256_hex(&bytes));
     Ok(())
@@ -87,8 +89,9 @@ pub fn eval(net: &Path, variant: &str, fen: Option<&str>, moves: &[String], kern
     if failed > 0 { Err(format!("{failed} lines were not positions")) } else { Ok(()) }
 }
 
-/// Evaluations per second of each kernel on playouts from the bench positions: every move made and its
-/// accumulators updated, the position evaluated, and the move taken back.
+/// Evaluations per second of each kernel on the children of the bench positions: every move made and its
+/// accumulators updated, the position evaluated, and the move taken back; the classical evaluation of the same
+/// positions (make, evaluate, unmake) in the same run for comparison.
 pub fn bench(net: Option<&Path>, rounds: usize) -> Result<String, String> {
     let net = Arc::new(match net {
         Some(p) => Network::load(p).map_err(|e| e.to_string())?,
@@ -97,6 +100,26 @@ pub fn bench(net: Option<&Path>, rounds: usize) -> Result<String, String> {
     let positions: Vec<Position> =
         crate::bench::POSITIONS.iter().filter_map(|f| Position::from_fen(f, Rules::default()).ok()).collect();
     let mut report = String::new();
+    let params = crate::eval::params::Params::default();
+    let (mut evals, mut checksum) = (0u64, 0i64);
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for root in &positions {
+            let mut pos = root.clone();
+            for m in pos.legal_moves().iter().copied().collect::<Vec<_>>() {
+                pos.make_move(m);
+                checksum += crate::eval::evaluate(&pos, &params) as i64;
+                evals += 1;
+                pos.unmake_move();
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let classical = evals as f64 / secs;
+    report.push_str(&format!(
+        "{:<9} {evals} evaluations in {secs:.3} s: {classical:.0} evals/s (checksum {checksum})\n",
+        "classical"
+    ));
     let mut baseline = None;
     for kernel in Kernel::available() {
         let mut evals = 0u64;
@@ -120,8 +143,10 @@ pub fn bench(net: Option<&Path>, rounds: usize) -> Result<String, String> {
         let rate = evals as f64 / secs;
         let ratio = rate / *baseline.get_or_insert(rate);
         report.push_str(&format!(
-            "{:<8} {evals} evaluations in {secs:.3} s: {rate:.0} evals/s, {ratio:.2}x scalar (checksum {checksum})\n",
-            kernel.name()
+            "{:<9} {evals} evaluations in {secs:.3} s: {rate:.0} evals/s, {ratio:.2}x scalar, {:.2}x classical \
+             (checksum {checksum})\n",
+            kernel.name(),
+            rate / classical
         ));
     }
     Ok(report)

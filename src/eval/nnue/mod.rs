@@ -16,5 +16,5 @@ pub use accumulator::{Accumulator, AccumulatorStack};
 pub use evaluate::{BucketTrace, RawOutput, evaluate, propagate, trace_buckets};
 pub use kernels::Kernel;
 pub use network::{NetError, Network};
-pub use random::random_network;
+pub use random::{random_network, random_network_with};
 pub use trace::eval_report;
