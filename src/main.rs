@@ -105,7 +105,7 @@ enum NnueTool {
         /// A net file (default: the random net of seed 1).
         #[arg(long)]
         net: Option<PathBuf>,
-        #[arg(long, default_value_t = 20)]
+        #[arg(long, default_value_t = 100)]
         rounds: usize,
     },
 }

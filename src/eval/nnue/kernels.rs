@@ -149,18 +149,27 @@ fn saturate_i16(v: i32) -> i32 {
 }
 
 /// The plain hidden layer. Per output and per block of 16 inputs the reference sums products in pairs
-/// (inputs 0+1, 2+3, …), adds pair k to pair k+2 with 16-bit saturation, and then adds those four sums exactly.
+/// (inputs 0+1, 2+3, …), adds pair k to pair k+2 with 16-bit saturation (0+1 with 4+5, 2+3 with 6+7, 8+9 with
+/// 12+13, 10+11 with 14+15), and then adds those four sums exactly. A block of zero inputs adds nothing.
 fn affine_scalar(input: &[u8], grouped: &[i8], biases: &[i32], out: &mut [i32]) {
     let outputs = out.len();
     out.copy_from_slice(biases);
     for (block, bytes) in input.chunks_exact(16).enumerate() {
+        if bytes.iter().all(|&b| b == 0) {
+            continue;
+        }
+        let x: [i32; 16] = std::array::from_fn(|i| bytes[i] as i32);
+        let weights = &grouped[block * 16 * outputs..(block + 1) * 16 * outputs];
         for (o, acc) in out.iter_mut().enumerate() {
-            let w = |i: usize| grouped[((block * 4 + i / 4) * outputs + o) * 4 + i % 4] as i32;
-            let pair = |i: usize| saturate_i16(bytes[i] as i32 * w(i) + bytes[i + 1] as i32 * w(i + 1));
-            let mut sum = 0i32;
-            for base in [0, 2, 8, 10] {
-                sum += saturate_i16(pair(base) + pair(base + 4));
-            }
+            // The four weights of inputs 4k..4k+3 for this output.
+            let w: [&[i8]; 4] = std::array::from_fn(|k| &weights[(k * outputs + o) * 4..(k * outputs + o) * 4 + 4]);
+            let pair = |k: usize, j: usize| {
+                saturate_i16(x[4 * k + j] * w[k][j] as i32 + x[4 * k + j + 1] * w[k][j + 1] as i32)
+            };
+            let sum = saturate_i16(pair(0, 0) + pair(1, 0))
+                + saturate_i16(pair(0, 2) + pair(1, 2))
+                + saturate_i16(pair(2, 0) + pair(3, 0))
+                + saturate_i16(pair(2, 2) + pair(3, 2));
             *acc = acc.wrapping_add(sum);
         }
     }
