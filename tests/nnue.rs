@@ -2,6 +2,9 @@
 //! net file's errors, incremental accumulators against a full refresh, and every SIMD kernel against the plain
 //! one.
 
+mod common;
+
+use common::Engine;
 use janggi::board::setups::all_setups;
 use janggi::board::{Move, Position, Rules};
 use janggi::eval::nnue::arch::{BUCKETS, TRANSFORMER_BYTES};
@@ -349,4 +352,63 @@ fn only_the_saturating_net_reaches_sixteen_bit_saturation() {
     }
     // Saturated sums often end clipped by the ReLUs anyway; a few outputs in forty still change.
     assert!(differs >= 2, "the saturating net differs from exact sums in {differs} of 40 cases");
+}
+
+/// Sends `eval` then `isready`; returns the lines in between.
+fn eval_lines(e: &mut Engine) -> Vec<String> {
+    e.send("eval");
+    e.send("isready");
+    let mut lines = e.read_until(|l| l == "readyok");
+    lines.pop();
+    lines
+}
+
+#[test]
+fn the_protocol_loads_eval_file_prints_the_table_and_keeps_the_net_on_a_bad_file() {
+    let dir = temp_dir("protocol");
+    let net = write_recorded_net(&dir);
+    let cut = dir.join("janggi-cut.nnue");
+    std::fs::write(&cut, &std::fs::read(&net).unwrap()[..1000]).unwrap();
+    let moves = ["h1g3", "e7e6", "e2e2"];
+    let tool = janggi(
+        &[
+            "nnue",
+            "eval",
+            "--net",
+            net.to_str().unwrap(),
+            "--fen",
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+            "--moves",
+            moves[0],
+            moves[1],
+            moves[2],
+        ],
+        None,
+    );
+    let expected: Vec<String> = String::from_utf8(tool.stdout).unwrap().lines().map(str::to_string).collect();
+
+    let mut e = Engine::start_uci();
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    let classical = eval_lines(&mut e);
+    assert!(!classical.iter().any(|l| l.contains("NNUE")), "no net, no NNUE table");
+
+    e.send("setoption name EvalFile value /no/such/janggi.nnue");
+    e.read_until(|l| l.starts_with("info string error: cannot read net file /no/such/janggi.nnue"));
+    e.send(&format!("setoption name EvalFile value {}", net.display()));
+    e.sync();
+    let with_net = eval_lines(&mut e);
+    assert_eq!(&with_net[..classical.len()], &classical[..], "the classical terms come first");
+    assert_eq!(&with_net[classical.len()..], &expected[..], "then exactly what janggi nnue eval prints");
+
+    e.send(&format!("setoption name EvalFile value {}", cut.display()));
+    e.read_until(|l| l.starts_with("info string error: net file truncated"));
+    assert_eq!(eval_lines(&mut e), with_net, "a refused file keeps the net loaded before");
+
+    e.send("setoption name Use NNUE value false");
+    assert_eq!(eval_lines(&mut e), classical);
+    e.send("setoption name Use NNUE value true");
+    assert_eq!(eval_lines(&mut e), with_net);
+    e.send("setoption name EvalFile value <empty>");
+    assert_eq!(eval_lines(&mut e), classical);
+    std::fs::remove_dir_all(dir).ok();
 }

@@ -224,6 +224,12 @@ impl Engine {
                 for l in eval::describe(&self.position, &eval::params::Params::default()).lines() {
                     self.out.line(l);
                 }
+                if let Some(loaded) = self.options.nnue() {
+                    let kernel = eval::nnue::Kernel::detect();
+                    for l in eval::nnue::eval_report(&loaded.net, kernel, &self.position).lines() {
+                        self.out.line(l);
+                    }
+                }
             }
             Command::Quit => {
                 self.stop_job();
