@@ -100,8 +100,8 @@ impl Kernel {
     /// (`[input / 4][output][input % 4]`): `out = biases + weights . input`, with the reference's saturation.
     #[inline]
     pub fn affine(self, input: &[u8], grouped: &[i8], biases: &[i32], out: &mut [i32]) {
-        debug_assert!(input.len() % 16 == 0 && grouped.len() == input.len() * out.len());
-        debug_assert!(biases.len() == out.len() && out.len() % 8 == 0);
+        debug_assert!(input.len().is_multiple_of(16) && grouped.len() == input.len() * out.len());
+        debug_assert!(biases.len() == out.len() && out.len().is_multiple_of(8));
         match self.0 {
             Isa::Scalar => affine_scalar(input, grouped, biases, out),
             // SAFETY: the feature was detected before this Kernel was built; the function checks the lengths
@@ -233,89 +233,85 @@ mod x86 {
         clip_body(us, them, out)
     }
 
-    /// AVX2 hidden layer: eight outputs per register; each step multiplies four groups of four inputs
-    /// (`maddubs`: unsigned input bytes by signed weights, adjacent products summed to 16 bits), adds groups
-    /// 0+1 and 2+3 with 16-bit saturation, widens the pairs to 32 bits (`madd` by ones) and accumulates.
-    #[target_feature(enable = "avx2")]
-    pub(super) fn affine_avx2(input: &[u8], grouped: &[i8], biases: &[i32], out: &mut [i32]) {
-        let outputs = out.len();
-        assert!(input.len() % 16 == 0 && outputs % 8 == 0 && biases.len() == outputs);
-        assert!(grouped.len() == input.len() * outputs);
-        let regs = outputs / 8;
-        let ones = _mm256_set1_epi16(1);
-        let mut acc = [_mm256_setzero_si256(); 4];
-        assert!(regs <= acc.len());
-        for chunk in (0..input.len() / 4).step_by(4) {
-            let word = |k: usize| {
-                let b = &input[(chunk + k) * 4..(chunk + k) * 4 + 4];
-                _mm256_set1_epi32(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            };
-            let (in0, in1, in2, in3) = (word(0), word(1), word(2), word(3));
-            for (j, a) in acc.iter_mut().enumerate().take(regs) {
-                let col = |k: usize| {
-                    let start = ((chunk + k) * outputs + j * 8) * 4;
-                    let w = &grouped[start..start + 32];
-                    // SAFETY: `w` is a 32-byte slice (bounds checked above); loadu has no alignment demand.
-                    unsafe { _mm256_loadu_si256(w.as_ptr() as *const __m256i) }
-                };
-                let p0 = _mm256_maddubs_epi16(in0, col(0));
-                let p1 = _mm256_maddubs_epi16(in1, col(1));
-                let p2 = _mm256_maddubs_epi16(in2, col(2));
-                let p3 = _mm256_maddubs_epi16(in3, col(3));
-                let s01 = _mm256_madd_epi16(_mm256_adds_epi16(p0, p1), ones);
-                let s23 = _mm256_madd_epi16(_mm256_adds_epi16(p2, p3), ones);
-                *a = _mm256_add_epi32(*a, _mm256_add_epi32(s01, s23));
+    /// A hidden layer on one register width: `LANES` outputs per register; each step multiplies four groups of
+    /// four inputs (`maddubs`: unsigned input bytes by signed weights, adjacent products summed to 16 bits), adds
+    /// groups 0+1 and 2+3 with 16-bit saturation, widens the pairs to 32 bits (`madd` by ones) and accumulates.
+    macro_rules! affine_kernel {
+        ($name:ident, $feature:literal, $vec:ty, $lanes:literal, $zero:ident, $set1_32:ident, $set1_16:ident,
+         $loadu:ident, $storeu:ident, $maddubs:ident, $adds:ident, $madd:ident, $add:ident) => {
+            #[target_feature(enable = $feature)]
+            pub(super) fn $name(input: &[u8], grouped: &[i8], biases: &[i32], out: &mut [i32]) {
+                const MAX_REGS: usize = 32 / $lanes;
+                let outputs = out.len();
+                assert!(input.len().is_multiple_of(16) && outputs.is_multiple_of($lanes));
+                assert!(biases.len() == outputs && grouped.len() == input.len() * outputs);
+                let regs = outputs / $lanes;
+                assert!(regs <= MAX_REGS);
+                let ones = $set1_16(1);
+                let mut acc = [$zero(); MAX_REGS];
+                for chunk in (0..input.len() / 4).step_by(4) {
+                    let word = |k: usize| {
+                        let b = &input[(chunk + k) * 4..(chunk + k) * 4 + 4];
+                        $set1_32(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    };
+                    let (in0, in1, in2, in3) = (word(0), word(1), word(2), word(3));
+                    for (j, a) in acc.iter_mut().enumerate().take(regs) {
+                        let col = |k: usize| {
+                            let start = ((chunk + k) * outputs + j * $lanes) * 4;
+                            let w = &grouped[start..start + 4 * $lanes];
+                            // SAFETY: `w` holds exactly one register's bytes (the slice is bounds-checked);
+                            // the unaligned load has no alignment demand.
+                            unsafe { $loadu(w.as_ptr() as *const $vec) }
+                        };
+                        let p0 = $maddubs(in0, col(0));
+                        let p1 = $maddubs(in1, col(1));
+                        let p2 = $maddubs(in2, col(2));
+                        let p3 = $maddubs(in3, col(3));
+                        let s01 = $madd($adds(p0, p1), ones);
+                        let s23 = $madd($adds(p2, p3), ones);
+                        *a = $add(*a, $add(s01, s23));
+                    }
+                }
+                for (j, a) in acc.iter().enumerate().take(regs) {
+                    let mut lanes = [0i32; $lanes];
+                    // SAFETY: `lanes` is exactly one register long; the unaligned store has no alignment demand.
+                    unsafe { $storeu(lanes.as_mut_ptr() as *mut $vec, *a) };
+                    for (k, lane) in lanes.iter().enumerate() {
+                        out[j * $lanes + k] = biases[j * $lanes + k].wrapping_add(*lane);
+                    }
+                }
             }
-        }
-        for (j, a) in acc.iter().enumerate().take(regs) {
-            let mut lanes = [0i32; 8];
-            // SAFETY: `lanes` is 32 bytes long; storeu has no alignment demand.
-            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, *a) };
-            for (k, lane) in lanes.iter().enumerate() {
-                out[j * 8 + k] = biases[j * 8 + k].wrapping_add(*lane);
-            }
-        }
+        };
     }
 
-    /// SSE4.1 hidden layer: as the AVX2 one with four outputs per register.
-    #[target_feature(enable = "sse4.1")]
-    pub(super) fn affine_sse41(input: &[u8], grouped: &[i8], biases: &[i32], out: &mut [i32]) {
-        let outputs = out.len();
-        assert!(input.len() % 16 == 0 && outputs % 4 == 0 && biases.len() == outputs);
-        assert!(grouped.len() == input.len() * outputs);
-        let regs = outputs / 4;
-        let ones = _mm_set1_epi16(1);
-        let mut acc = [_mm_setzero_si128(); 8];
-        assert!(regs <= acc.len());
-        for chunk in (0..input.len() / 4).step_by(4) {
-            let word = |k: usize| {
-                let b = &input[(chunk + k) * 4..(chunk + k) * 4 + 4];
-                _mm_set1_epi32(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            };
-            let (in0, in1, in2, in3) = (word(0), word(1), word(2), word(3));
-            for (j, a) in acc.iter_mut().enumerate().take(regs) {
-                let col = |k: usize| {
-                    let start = ((chunk + k) * outputs + j * 4) * 4;
-                    let w = &grouped[start..start + 16];
-                    // SAFETY: `w` is a 16-byte slice (bounds checked above); loadu has no alignment demand.
-                    unsafe { _mm_loadu_si128(w.as_ptr() as *const __m128i) }
-                };
-                let p0 = _mm_maddubs_epi16(in0, col(0));
-                let p1 = _mm_maddubs_epi16(in1, col(1));
-                let p2 = _mm_maddubs_epi16(in2, col(2));
-                let p3 = _mm_maddubs_epi16(in3, col(3));
-                let s01 = _mm_madd_epi16(_mm_adds_epi16(p0, p1), ones);
-                let s23 = _mm_madd_epi16(_mm_adds_epi16(p2, p3), ones);
-                *a = _mm_add_epi32(*a, _mm_add_epi32(s01, s23));
-            }
-        }
-        for (j, a) in acc.iter().enumerate().take(regs) {
-            let mut lanes = [0i32; 4];
-            // SAFETY: `lanes` is 16 bytes long; storeu has no alignment demand.
-            unsafe { _mm_storeu_si128(lanes.as_mut_ptr() as *mut __m128i, *a) };
-            for (k, lane) in lanes.iter().enumerate() {
-                out[j * 4 + k] = biases[j * 4 + k].wrapping_add(*lane);
-            }
-        }
-    }
+    affine_kernel!(
+        affine_avx2,
+        "avx2",
+        __m256i,
+        8,
+        _mm256_setzero_si256,
+        _mm256_set1_epi32,
+        _mm256_set1_epi16,
+        _mm256_loadu_si256,
+        _mm256_storeu_si256,
+        _mm256_maddubs_epi16,
+        _mm256_adds_epi16,
+        _mm256_madd_epi16,
+        _mm256_add_epi32
+    );
+    affine_kernel!(
+        affine_sse41,
+        "sse4.1",
+        __m128i,
+        4,
+        _mm_setzero_si128,
+        _mm_set1_epi32,
+        _mm_set1_epi16,
+        _mm_loadu_si128,
+        _mm_storeu_si128,
+        _mm_maddubs_epi16,
+        _mm_adds_epi16,
+        _mm_madd_epi16,
+        _mm_add_epi32
+    );
 }

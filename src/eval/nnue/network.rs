@@ -201,7 +201,8 @@ impl Network {
 
         // The body's length tells a net of another variant (another feature count) from a cut-off file.
         let body = bytes.len() - c.offset;
-        if body != BODY_BYTES && body > FIXED_BODY_BYTES && (body - FIXED_BODY_BYTES) % BYTES_PER_FEATURE == 0 {
+        if body != BODY_BYTES && body > FIXED_BODY_BYTES && (body - FIXED_BODY_BYTES).is_multiple_of(BYTES_PER_FEATURE)
+        {
             c.hash("feature transformer", transformer_hash())?;
             return Err(NetError::FeatureCount { found: (body - FIXED_BODY_BYTES) / BYTES_PER_FEATURE });
         }
