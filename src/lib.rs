@@ -7,6 +7,7 @@ pub mod diagram;
 pub mod eval;
 pub mod game_review;
 pub mod matches;
+pub mod nnue_tool;
 pub mod notation;
 pub mod perft;
 pub mod protocol;

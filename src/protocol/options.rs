@@ -2,6 +2,9 @@
 
 use super::message::{OptionKind, OptionSpec};
 use crate::board::Rules;
+use crate::eval::nnue::Network;
+use std::path::Path;
+use std::sync::Arc;
 
 pub const DEFAULT_HASH_MB: i64 = 16;
 pub const MAX_HASH_MB: i64 = 65536;
@@ -27,6 +30,24 @@ pub struct Options {
     pub show_wdl: bool,
     /// UCCI: times in milliseconds instead of seconds.
     pub usemillisec: bool,
+    /// The net of `EvalFile`, read once when the option is set and shared by every thread.
+    pub eval_file: Option<LoadedNet>,
+    /// `Use NNUE`: evaluate with the net when one is loaded (the classical evaluation otherwise).
+    pub use_nnue: bool,
+}
+
+/// A net file that was read successfully.
+#[derive(Clone, Debug)]
+pub struct LoadedNet {
+    pub path: String,
+    pub net: Arc<Network>,
+}
+
+impl Options {
+    /// The net to evaluate with: loaded and not switched off.
+    pub fn nnue(&self) -> Option<&LoadedNet> {
+        self.eval_file.as_ref().filter(|_| self.use_nnue)
+    }
 }
 
 impl Default for Options {
@@ -44,6 +65,8 @@ impl Default for Options {
             analyse_mode: false,
             show_wdl: false,
             usemillisec: false,
+            eval_file: None,
+            use_nnue: true,
         }
     }
 }
@@ -83,6 +106,8 @@ pub fn specs() -> Vec<OptionSpec> {
         spin("UCI_Elo", MAX_ELO, MIN_ELO, MAX_ELO),
         check("UCI_AnalyseMode", false),
         check("UCI_ShowWDL", false),
+        OptionSpec { name: "EvalFile".into(), kind: OptionKind::String { default: String::new() } },
+        check("Use NNUE", true),
     ]
 }
 
@@ -164,6 +189,20 @@ impl Options {
             }
             "usemillisec" => {
                 self.usemillisec = parse_bool(need()?)?;
+                Ok(Effect::None)
+            }
+            "evalfile" => {
+                let path = value.unwrap_or("").trim();
+                self.eval_file = if path.is_empty() || path == "<empty>" {
+                    None
+                } else {
+                    let net = Network::load(Path::new(path)).map_err(|e| e.to_string())?;
+                    Some(LoadedNet { path: path.to_string(), net: Arc::new(net) })
+                };
+                Ok(Effect::None)
+            }
+            "usennue" => {
+                self.use_nnue = parse_bool(need()?)?;
                 Ok(Effect::None)
             }
             _ => Err(format!("unknown option '{}'", crate::text::shorten(name))),

@@ -219,6 +219,12 @@ impl Session {
                 for l in eval::describe(self.engine.position(), &eval::params::Params::default()).lines() {
                     self.out.line(l);
                 }
+                if let Some(loaded) = self.options.nnue() {
+                    let kernel = eval::nnue::Kernel::detect();
+                    for l in eval::nnue::eval_report(&loaded.net, kernel, self.engine.position()).lines() {
+                        self.out.line(l);
+                    }
+                }
             }
             Command::Quit => {
                 self.stop_job();

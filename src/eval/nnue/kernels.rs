@@ -1,0 +1,322 @@
+//! The arithmetic of a net, once in plain Rust and again with x86-64 SIMD instructions chosen at run time. Every
+//! path computes exactly the same integers: the plain one spells out the 16-bit saturation that the reference's
+//! SIMD builds apply to partial sums of the hidden layers, so all paths agree with those builds bit for bit.
+
+use super::arch::*;
+
+/// The instruction set an evaluation runs on. A value other than `scalar()` exists only when the processor was
+/// found (at run time) to support its instructions: the field is private and only `detect`/`available` build it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kernel(Isa);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Isa {
+    Scalar,
+    #[cfg(target_arch = "x86_64")]
+    Sse41,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Kernel {
+    /// Plain Rust, on every processor.
+    pub const fn scalar() -> Kernel {
+        Kernel(Isa::Scalar)
+    }
+
+    /// Every kernel this processor runs, the plain one first and the fastest last.
+    pub fn available() -> Vec<Kernel> {
+        #[allow(unused_mut)]
+        let mut out = vec![Kernel(Isa::Scalar)];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("sse4.1") {
+                out.push(Kernel(Isa::Sse41));
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                out.push(Kernel(Isa::Avx2));
+            }
+        }
+        out
+    }
+
+    /// The fastest kernel this processor runs.
+    pub fn detect() -> Kernel {
+        *Kernel::available().last().expect("the scalar kernel is always there")
+    }
+
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            Isa::Scalar => "scalar",
+            #[cfg(target_arch = "x86_64")]
+            Isa::Sse41 => "sse4.1",
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => "avx2",
+        }
+    }
+
+    /// `dst = src + sum(added) - sum(removed)`, lane by lane with 16-bit wrap-around (as the reference adds).
+    #[inline]
+    pub fn update(
+        self,
+        dst: &mut [i16; HALF_DIMENSIONS],
+        src: &[i16; HALF_DIMENSIONS],
+        added: &[&[i16]],
+        removed: &[&[i16]],
+    ) {
+        match self.0 {
+            Isa::Scalar => update_body(dst, src, added, removed),
+            // SAFETY: a Kernel with this instruction set is built only after `is_x86_feature_detected!` found
+            // the feature (see `available`), so the target-feature function runs on a processor that has it.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Sse41 => unsafe { x86::update_sse41(dst, src, added, removed) },
+            // SAFETY: as above, for AVX2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { x86::update_avx2(dst, src, added, removed) },
+        }
+    }
+
+    /// The transformer's output for the first hidden layer: the side to move's half, then the other's, each
+    /// clipped to 0..=127.
+    #[inline]
+    pub fn clip_halves(
+        self,
+        us: &[i16; HALF_DIMENSIONS],
+        them: &[i16; HALF_DIMENSIONS],
+        out: &mut [u8; TRANSFORMED_DIMENSIONS],
+    ) {
+        match self.0 {
+            Isa::Scalar => clip_body(us, them, out),
+            // SAFETY: the feature was detected before this Kernel was built (see `available`).
+            #[cfg(target_arch = "x86_64")]
+            Isa::Sse41 => unsafe { x86::clip_sse41(us, them, out) },
+            // SAFETY: the feature was detected before this Kernel was built (see `available`).
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { x86::clip_avx2(us, them, out) },
+        }
+    }
+
+    /// A hidden layer on `inputs` bytes (a multiple of 16) with weights grouped by four inputs
+    /// (`[input / 4][output][input % 4]`): `out = biases + weights . input`, with the reference's saturation.
+    #[inline]
+    pub fn affine(self, input: &[u8], grouped: &[i8], biases: &[i32], out: &mut [i32]) {
+        debug_assert!(input.len().is_multiple_of(16) && grouped.len() == input.len() * out.len());
+        debug_assert!(biases.len() == out.len() && out.len().is_multiple_of(8));
+        match self.0 {
+            Isa::Scalar => affine_scalar(input, grouped, biases, out),
+            // SAFETY: the feature was detected before this Kernel was built; the function checks the lengths
+            // it indexes with (asserts above are repeated there as hard asserts).
+            #[cfg(target_arch = "x86_64")]
+            Isa::Sse41 => unsafe { x86::affine_sse41(input, grouped, biases, out) },
+            // SAFETY: as above, for AVX2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { x86::affine_avx2(input, grouped, biases, out) },
+        }
+    }
+}
+
+#[inline(always)]
+fn update_body(dst: &mut [i16; HALF_DIMENSIONS], src: &[i16; HALF_DIMENSIONS], added: &[&[i16]], removed: &[&[i16]]) {
+    *dst = *src;
+    for row in removed {
+        let row: &[i16; HALF_DIMENSIONS] = row[..HALF_DIMENSIONS].try_into().expect("a transformer row");
+        for (a, w) in dst.iter_mut().zip(row) {
+            *a = a.wrapping_sub(*w);
+        }
+    }
+    for row in added {
+        let row: &[i16; HALF_DIMENSIONS] = row[..HALF_DIMENSIONS].try_into().expect("a transformer row");
+        for (a, w) in dst.iter_mut().zip(row) {
+            *a = a.wrapping_add(*w);
+        }
+    }
+}
+
+#[inline(always)]
+fn clip_body(us: &[i16; HALF_DIMENSIONS], them: &[i16; HALF_DIMENSIONS], out: &mut [u8; TRANSFORMED_DIMENSIONS]) {
+    let (first, second) = out.split_at_mut(HALF_DIMENSIONS);
+    for (o, v) in first.iter_mut().zip(us) {
+        *o = (*v).clamp(0, CLIP_MAX as i16) as u8;
+    }
+    for (o, v) in second.iter_mut().zip(them) {
+        *o = (*v).clamp(0, CLIP_MAX as i16) as u8;
+    }
+}
+
+#[inline(always)]
+fn saturate_i16(v: i32) -> i32 {
+    v.clamp(i16::MIN as i32, i16::MAX as i32)
+}
+
+/// The plain hidden layer. Per output and per block of 16 inputs the reference sums products in pairs
+/// (inputs 0+1, 2+3, …), adds pair k to pair k+2 with 16-bit saturation (0+1 with 4+5, 2+3 with 6+7, 8+9 with
+/// 12+13, 10+11 with 14+15), and then adds those four sums exactly. A block of zero inputs adds nothing.
+fn affine_scalar(input: &[u8], grouped: &[i8], biases: &[i32], out: &mut [i32]) {
+    let outputs = out.len();
+    out.copy_from_slice(biases);
+    for (block, bytes) in input.chunks_exact(16).enumerate() {
+        if bytes.iter().all(|&b| b == 0) {
+            continue;
+        }
+        let x: [i32; 16] = std::array::from_fn(|i| bytes[i] as i32);
+        let weights = &grouped[block * 16 * outputs..(block + 1) * 16 * outputs];
+        for (o, acc) in out.iter_mut().enumerate() {
+            // The four weights of inputs 4k..4k+3 for this output.
+            let w: [&[i8]; 4] = std::array::from_fn(|k| &weights[(k * outputs + o) * 4..(k * outputs + o) * 4 + 4]);
+            let pair = |k: usize, j: usize| {
+                saturate_i16(x[4 * k + j] * w[k][j] as i32 + x[4 * k + j + 1] * w[k][j + 1] as i32)
+            };
+            let sum = saturate_i16(pair(0, 0) + pair(1, 0))
+                + saturate_i16(pair(0, 2) + pair(1, 2))
+                + saturate_i16(pair(2, 0) + pair(3, 0))
+                + saturate_i16(pair(2, 2) + pair(3, 2));
+            *acc = acc.wrapping_add(sum);
+        }
+    }
+}
+
+/// The output layer: an exact dot product (the reference never saturates here).
+#[inline]
+pub fn output_layer(input: &[u8; L3_IN], weights: &[i8; L3_IN], bias: i32) -> i32 {
+    input.iter().zip(weights).fold(bias, |acc, (&i, &w)| acc.wrapping_add(i as i32 * w as i32))
+}
+
+/// Clipped ReLU after a hidden layer: the sum scaled down by 2^6, clipped to 0..=127.
+#[inline]
+pub fn clipped_relu(input: &[i32], out: &mut [u8]) {
+    for (o, &v) in out.iter_mut().zip(input) {
+        *o = (v >> WEIGHT_SCALE_BITS).clamp(0, CLIP_MAX) as u8;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::*;
+    use std::arch::x86_64::*;
+
+    /// The plain update, compiled for AVX2 (the loops vectorise to 32-byte lanes).
+    #[target_feature(enable = "avx2")]
+    pub(super) fn update_avx2(
+        dst: &mut [i16; HALF_DIMENSIONS],
+        src: &[i16; HALF_DIMENSIONS],
+        added: &[&[i16]],
+        removed: &[&[i16]],
+    ) {
+        update_body(dst, src, added, removed)
+    }
+
+    #[target_feature(enable = "sse4.1")]
+    pub(super) fn update_sse41(
+        dst: &mut [i16; HALF_DIMENSIONS],
+        src: &[i16; HALF_DIMENSIONS],
+        added: &[&[i16]],
+        removed: &[&[i16]],
+    ) {
+        update_body(dst, src, added, removed)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn clip_avx2(
+        us: &[i16; HALF_DIMENSIONS],
+        them: &[i16; HALF_DIMENSIONS],
+        out: &mut [u8; TRANSFORMED_DIMENSIONS],
+    ) {
+        clip_body(us, them, out)
+    }
+
+    #[target_feature(enable = "sse4.1")]
+    pub(super) fn clip_sse41(
+        us: &[i16; HALF_DIMENSIONS],
+        them: &[i16; HALF_DIMENSIONS],
+        out: &mut [u8; TRANSFORMED_DIMENSIONS],
+    ) {
+        clip_body(us, them, out)
+    }
+
+    /// A hidden layer on one register width: `LANES` outputs per register; each step multiplies four groups of
+    /// four inputs (`maddubs`: unsigned input bytes by signed weights, adjacent products summed to 16 bits), adds
+    /// groups 0+1 and 2+3 with 16-bit saturation, widens the pairs to 32 bits (`madd` by ones) and accumulates.
+    macro_rules! affine_kernel {
+        ($name:ident, $feature:literal, $vec:ty, $lanes:literal, $zero:ident, $set1_32:ident, $set1_16:ident,
+         $loadu:ident, $storeu:ident, $maddubs:ident, $adds:ident, $madd:ident, $add:ident) => {
+            #[target_feature(enable = $feature)]
+            pub(super) fn $name(input: &[u8], grouped: &[i8], biases: &[i32], out: &mut [i32]) {
+                const MAX_REGS: usize = 32 / $lanes;
+                let outputs = out.len();
+                assert!(input.len().is_multiple_of(16) && outputs.is_multiple_of($lanes));
+                assert!(biases.len() == outputs && grouped.len() == input.len() * outputs);
+                let regs = outputs / $lanes;
+                assert!(regs <= MAX_REGS);
+                let ones = $set1_16(1);
+                let mut acc = [$zero(); MAX_REGS];
+                for chunk in (0..input.len() / 4).step_by(4) {
+                    // Clipped inputs are often zero: a block of 16 zero bytes adds nothing (no saturation
+                    // either), so skipping it keeps the numbers exact.
+                    if input[chunk * 4..chunk * 4 + 16].iter().all(|&b| b == 0) {
+                        continue;
+                    }
+                    let word = |k: usize| {
+                        let b = &input[(chunk + k) * 4..(chunk + k) * 4 + 4];
+                        $set1_32(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    };
+                    let (in0, in1, in2, in3) = (word(0), word(1), word(2), word(3));
+                    for (j, a) in acc.iter_mut().enumerate().take(regs) {
+                        let col = |k: usize| {
+                            let start = ((chunk + k) * outputs + j * $lanes) * 4;
+                            let w = &grouped[start..start + 4 * $lanes];
+                            // SAFETY: `w` holds exactly one register's bytes (the slice is bounds-checked);
+                            // the unaligned load has no alignment demand.
+                            unsafe { $loadu(w.as_ptr() as *const $vec) }
+                        };
+                        let p0 = $maddubs(in0, col(0));
+                        let p1 = $maddubs(in1, col(1));
+                        let p2 = $maddubs(in2, col(2));
+                        let p3 = $maddubs(in3, col(3));
+                        let s01 = $madd($adds(p0, p1), ones);
+                        let s23 = $madd($adds(p2, p3), ones);
+                        *a = $add(*a, $add(s01, s23));
+                    }
+                }
+                for (j, a) in acc.iter().enumerate().take(regs) {
+                    let mut lanes = [0i32; $lanes];
+                    // SAFETY: `lanes` is exactly one register long; the unaligned store has no alignment demand.
+                    unsafe { $storeu(lanes.as_mut_ptr() as *mut $vec, *a) };
+                    for (k, lane) in lanes.iter().enumerate() {
+                        out[j * $lanes + k] = biases[j * $lanes + k].wrapping_add(*lane);
+                    }
+                }
+            }
+        };
+    }
+
+    affine_kernel!(
+        affine_avx2,
+        "avx2",
+        __m256i,
+        8,
+        _mm256_setzero_si256,
+        _mm256_set1_epi32,
+        _mm256_set1_epi16,
+        _mm256_loadu_si256,
+        _mm256_storeu_si256,
+        _mm256_maddubs_epi16,
+        _mm256_adds_epi16,
+        _mm256_madd_epi16,
+        _mm256_add_epi32
+    );
+    affine_kernel!(
+        affine_sse41,
+        "sse4.1",
+        __m128i,
+        4,
+        _mm_setzero_si128,
+        _mm_set1_epi32,
+        _mm_set1_epi16,
+        _mm_loadu_si128,
+        _mm_storeu_si128,
+        _mm_maddubs_epi16,
+        _mm_adds_epi16,
+        _mm_madd_epi16,
+        _mm_add_epi32
+    );
+}
