@@ -2,8 +2,8 @@
 
 pub mod analyze;
 pub mod bench;
-pub mod datagen;
 pub mod board;
+pub mod datagen;
 pub mod diagram;
 pub mod eval;
 pub mod game_review;

@@ -232,8 +232,8 @@ fn datagen(args: DatagenArgs) -> Result<ExitCode, String> {
             let records = record::open(&file)?;
             match out {
                 Some(path) => {
-                    let f = std::fs::File::create(&path)
-                        .map_err(|e| format!("cannot create '{}': {e}", path.display()))?;
+                    let f =
+                        std::fs::File::create(&path).map_err(|e| format!("cannot create '{}': {e}", path.display()))?;
                     text::to_text(records, &mut std::io::BufWriter::new(f))?;
                 }
                 None => {
@@ -251,7 +251,8 @@ fn datagen(args: DatagenArgs) -> Result<ExitCode, String> {
             let mut w = std::io::BufWriter::new(f);
             let packed = match &input {
                 Some(path) => {
-                    let file = std::fs::File::open(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+                    let file =
+                        std::fs::File::open(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
                     text::pack(&mut std::io::BufReader::new(file), &path.display().to_string(), &mut w)
                 }
                 None => text::pack(&mut std::io::stdin().lock(), "stdin", &mut w),

@@ -42,7 +42,9 @@ fn ok(out: Output) -> Output {
 
 fn datagen(dir: &Path, out: &str, extra: &[&str]) -> Output {
     let mut args = vec!["datagen", "--out", out];
-    args.extend_from_slice(&QUICK);
+    if !extra.contains(&"--depth") {
+        args.extend_from_slice(&QUICK);
+    }
     args.extend_from_slice(extra);
     ok(janggi(dir, &args, &[]))
 }
@@ -199,4 +201,34 @@ fn bad_and_truncated_files_are_refused_with_the_record_number() {
     let out = janggi(&dir, &["datagen", "stats", "notdata.bin"], &[]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a datagen file"));
+}
+
+#[test]
+fn ctrl_c_keeps_every_finished_game_whole() {
+    let dir = workdir("interrupt");
+    let child = Command::new(BIN)
+        .current_dir(&dir)
+        .args(["datagen", "--out", "i.bin", "--games", "100000", "--depth", "3", "--threads", "2"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until some games are written, then interrupt as Ctrl-C does.
+    let start = std::time::Instant::now();
+    while std::fs::metadata(dir.join("i.bin")).map_or(0, |m| m.len()) <= HEADER_BYTES as u64 {
+        assert!(start.elapsed() < std::time::Duration::from_secs(60), "no game finished");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("(interrupted)"));
+    let bytes = std::fs::read(dir.join("i.bin")).unwrap();
+    assert_eq!((bytes.len() - HEADER_BYTES) % RECORD_BYTES, 0, "no record is cut");
+    assert!(!records(&dir.join("i.bin")).is_empty());
+    // The games written are the first ones of the run, whole: the same run stopped at that many games.
+    let err = String::from_utf8_lossy(&out.stderr);
+    let games = err.lines().last().unwrap().split(" games,").next().unwrap().trim().to_string();
+    datagen(&dir, "first.bin", &["--games", &games, "--depth", "3"]);
+    assert_eq!(bytes, std::fs::read(dir.join("first.bin")).unwrap());
 }
