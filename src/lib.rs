@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod board;
+pub mod datagen;
 pub mod diagram;
 pub mod eval;
 pub mod game_review;

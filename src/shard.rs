@@ -1,4 +1,4 @@
-//! Splitting a batch job (a match, an analysis, and later data generation) into N shards that run as the tasks of
+//! Splitting a batch job (a match, an analysis, data generation) into N shards that run as the tasks of
 //! a cluster's batch system: a Slurm job array or a Kubernetes Indexed Job. Shard I of N takes the work items
 //! whose number is ≡ I (mod N), so the shards are disjoint, cover everything, and each item's shard is known
 //! without any coordination.
