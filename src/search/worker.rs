@@ -10,6 +10,8 @@ use super::{Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
 use crate::board::rules::Bikjang;
 use crate::board::{EndView, Move, PieceKind, Position};
 use crate::eval;
+use crate::eval::nnue::{self, AccumulatorStack, Kernel};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 mod movepick;
@@ -93,6 +95,8 @@ pub(super) struct Worker<'a> {
     /// The tunable numbers, and the reduction table made from them.
     tuning: &'a SearchParams,
     reductions: Box<[[i32; 64]; 64]>,
+    /// With a net: this thread's accumulators along the line searched (the net itself is shared).
+    accumulators: Option<AccumulatorStack>,
 }
 
 impl<'a> Worker<'a> {
@@ -127,6 +131,11 @@ impl<'a> Worker<'a> {
             result: ThreadResult { id, ..ThreadResult::default() },
             tuning: &settings.search,
             reductions: settings.search.reductions(),
+            // Computed afresh from the root at the start of every search.
+            accumulators: settings
+                .evaluator
+                .network()
+                .map(|net| AccumulatorStack::new(Arc::clone(net), Kernel::detect(), pos)),
         }
     }
 
@@ -401,6 +410,9 @@ impl<'a> Worker<'a> {
         self.played_piece_to[ply] = self.piece_to(m);
         self.played[ply] = m;
         self.pos.make_move(m);
+        if let Some(acc) = &mut self.accumulators {
+            acc.push(&self.pos);
+        }
         if !self.settings.ablation.tt {
             self.shared.tt.prefetch(self.tt_key());
         }
@@ -411,6 +423,26 @@ impl<'a> Worker<'a> {
     #[inline]
     fn unmake(&mut self) {
         self.pos.unmake_move();
+        if let Some(acc) = &mut self.accumulators {
+            acc.pop();
+        }
+    }
+
+    /// Hands the move over (null-move pruning); `unmake_null` takes it back.
+    fn make_null(&mut self, ply: usize) {
+        self.played[ply] = Move::NONE;
+        self.played_piece_to[ply] = NO_PIECE_TO;
+        self.pos.make_null_move();
+        if let Some(acc) = &mut self.accumulators {
+            acc.push(&self.pos);
+        }
+    }
+
+    fn unmake_null(&mut self) {
+        self.pos.unmake_null_move();
+        if let Some(acc) = &mut self.accumulators {
+            acc.pop();
+        }
     }
 
     fn publish_nodes(&mut self) {
@@ -466,7 +498,13 @@ impl<'a> Worker<'a> {
     // ---- the search ----------------------------------------------------------------------------------------
 
     fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.pos, &self.settings.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        match &self.accumulators {
+            None => eval::evaluate(&self.pos, &self.settings.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+            Some(acc) => {
+                let raw = nnue::output(acc.network(), acc.kernel(), acc.current(), &self.pos);
+                nnue::search_value(raw, &self.pos).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
+            }
+        }
     }
 
     fn negamax(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, cut: bool, pv_node: bool) -> i32 {
@@ -548,11 +586,9 @@ impl<'a> Worker<'a> {
                 let r = self.tuning.nmp_base_reduction
                     + depth / self.tuning.nmp_depth_divisor
                     + ((static_eval - beta) / self.tuning.nmp_eval_divisor).min(3);
-                self.played[ply] = Move::NONE;
-                self.played_piece_to[ply] = NO_PIECE_TO;
-                self.pos.make_null_move();
+                self.make_null(ply);
                 let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut, false);
-                self.pos.unmake_null_move();
+                self.unmake_null();
                 if self.stopped {
                     return 0;
                 }
