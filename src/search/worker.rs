@@ -501,6 +501,15 @@ impl<'a> Worker<'a> {
         match &self.accumulators {
             None => eval::evaluate(&self.pos, &self.settings.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
             Some(acc) => {
+                // Under test, every evaluated position's accumulators must equal a fresh computation: the stack
+                // followed every make and unmake of the search (moves, passes, null moves).
+                #[cfg(test)]
+                assert_eq!(
+                    acc.current(),
+                    &nnue::Accumulator::refresh(acc.network(), acc.kernel(), &self.pos),
+                    "accumulators out of step at {}",
+                    self.pos.fen()
+                );
                 let raw = nnue::output(acc.network(), acc.kernel(), acc.current(), &self.pos);
                 nnue::search_value(raw, &self.pos).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
             }
@@ -858,5 +867,36 @@ impl<'a> Worker<'a> {
             self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand_pat }, 0, bound);
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Limits, Settings, Shared, Silent, search};
+    use crate::board::{Position, Rules};
+    use crate::eval::evaluator::Evaluator;
+    use crate::eval::nnue::random_network;
+    use std::sync::Arc;
+
+    /// Searches with a net, each evaluation checked against a full refresh (see `Worker::evaluate`), from
+    /// positions where passes, null moves, captures and general moves across buckets all occur.
+    #[test]
+    fn accumulators_follow_the_search_exactly() {
+        let settings = Settings { evaluator: Evaluator::Nnue(Arc::new(random_network(9))), ..Settings::default() };
+        let fens = [
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+            "1b1a1a1br/4k4/4cn1c1/1pp1pp3/2n6/1C1r5/PP1BP1P1P/3NC3N/4K4/R2A1AB1R b - - 10 13",
+            "9/4ka3/4a2P1/9/5N3/9/PP7/9/3AA4/3K5 b - - 2 71",
+            "4k4/9/4a4/9/9/9/9/9/3K5/R7r b - - 0 1",
+        ];
+        for (i, fen) in fens.iter().enumerate() {
+            let rules = Rules::ALL[i % Rules::ALL.len()];
+            let pos = Position::from_fen(fen, rules).unwrap();
+            let shared = Shared::new(4);
+            let limits = Limits { depth: Some(6), ..Limits::default() };
+            shared.ready(&limits);
+            let outcome = search(&pos, &limits, &settings, &shared, &Silent);
+            assert!(pos.is_legal(outcome.best.unwrap()), "{fen}");
+        }
     }
 }
