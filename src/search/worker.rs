@@ -497,20 +497,20 @@ impl<'a> Worker<'a> {
 
     // ---- the search ----------------------------------------------------------------------------------------
 
-    fn evaluate(&self) -> i32 {
-        match &self.accumulators {
+    fn evaluate(&mut self) -> i32 {
+        match &mut self.accumulators {
             None => eval::evaluate(&self.pos, &self.settings.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
             Some(acc) => {
                 // Under test, every evaluated position's accumulators must equal a fresh computation: the stack
                 // followed every make and unmake of the search (moves, passes, null moves).
                 #[cfg(test)]
                 assert_eq!(
-                    acc.current(),
-                    &nnue::Accumulator::refresh(acc.network(), acc.kernel(), &self.pos),
+                    acc.current(&self.pos).clone(),
+                    nnue::Accumulator::refresh(acc.network(), acc.kernel(), &self.pos),
                     "accumulators out of step at {}",
                     self.pos.fen()
                 );
-                let raw = nnue::output(acc.network(), acc.kernel(), acc.current(), &self.pos);
+                let raw = acc.output(&self.pos);
                 nnue::search_value(raw, &self.pos).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
             }
         }
