@@ -248,14 +248,7 @@ impl AccumulatorStack {
                         removed_len = 2;
                     }
                     let added = [feature(p, bucket, moved, to)];
-                    next.acc.update_perspective(
-                        previous,
-                        &self.net,
-                        self.kernel,
-                        p,
-                        &removed[..removed_len],
-                        &added,
-                    );
+                    next.acc.update_perspective(previous, &self.net, self.kernel, p, &removed[..removed_len], &added);
                 }
             }
             next.computed[p.index()] = true;

@@ -33,7 +33,8 @@ pub fn search_value(raw: RawOutput, pos: &Position) -> i32 {
     let (cho, han) = (material(pos, Color::Cho), material(pos, Color::Han));
     let shift = if (cho - han).abs() <= BALANCED_MATERIAL { BALANCE_SHIFT } else { 0 };
     // In i64: a net with large weights must not overflow before the search clamps the score.
-    let weighted = ((WEIGHT_ONE - shift) as i64 * raw.psqt as i64 + (WEIGHT_ONE + shift) as i64 * raw.positional as i64)
+    let weighted = ((WEIGHT_ONE - shift) as i64 * raw.psqt as i64
+        + (WEIGHT_ONE + shift) as i64 * raw.positional as i64)
         / WEIGHT_ONE as i64;
     let internal = weighted / OUTPUT_SCALE as i64;
     let scale = (SCALE_BASE + SCALE_PER_MATERIAL * (cho + han) / SCALE_ONE) as i64;
