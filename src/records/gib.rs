@@ -9,8 +9,8 @@
 //! `iconv -f cp949 -t utf-8`); stray 0xFF and 0x1A bytes, which some writers leave, are skipped.
 
 use crate::board::{Color, Notation, Position, Rules};
-use crate::notation::korean;
 use crate::records::pgn::PgnGame;
+use crate::notation::korean;
 
 /// Reads every game of a `.gib` file's bytes. An error names the game and the move that could not be read.
 pub fn parse_games(bytes: &[u8]) -> Result<Vec<PgnGame>, String> {
