@@ -138,22 +138,25 @@ struct Entry {
 pub struct AccumulatorStack {
     net: Arc<Network>,
     kernel: Kernel,
+    /// Slots of entries; the first `len` are the line's. Slots above are kept to be overwritten, so a push
+    /// writes a few bytes, not a whole accumulator.
     stack: Vec<Entry>,
+    len: usize,
 }
 
 impl AccumulatorStack {
     /// A stack holding the accumulators of `pos`.
     pub fn new(net: Arc<Network>, kernel: Kernel, pos: &Position) -> AccumulatorStack {
-        let mut stack = AccumulatorStack { net, kernel, stack: Vec::with_capacity(256) };
+        let mut stack = AccumulatorStack { net, kernel, stack: Vec::with_capacity(256), len: 0 };
         stack.reset(pos);
         stack
     }
 
     /// Starts again from `pos`.
     pub fn reset(&mut self, pos: &Position) {
-        self.stack.clear();
+        self.len = 0;
         let acc = Accumulator::refresh(&self.net, self.kernel, pos);
-        self.stack.push(Entry { acc, computed: [true; 2], change: Change::Nothing });
+        *self.place() = Entry { acc, computed: [true; 2], change: Change::Nothing };
     }
 
     pub fn network(&self) -> &Arc<Network> {
@@ -166,7 +169,7 @@ impl AccumulatorStack {
 
     /// Positions pushed since the root.
     pub fn depth(&self) -> usize {
-        self.stack.len() - 1
+        self.len - 1
     }
 
     /// Follows the move that led to `pos` (read from its last state): call right after making it.
@@ -182,19 +185,30 @@ impl AccumulatorStack {
                 None => {
                     // Not the position a move led to: start afresh rather than guess.
                     let acc = Accumulator::refresh(&self.net, self.kernel, pos);
-                    self.stack.push(Entry { acc, computed: [true; 2], change: Change::Nothing });
+                    *self.place() = Entry { acc, computed: [true; 2], change: Change::Nothing };
                     return;
                 }
             }
         };
-        // The values are written before they are read (`current`), so the previous top's bytes serve.
-        self.stack.push(Entry { acc: Accumulator::zeroed(), computed: [false; 2], change });
+        // The values are written before they are read (`current`), so whatever the slot held serves.
+        let entry = self.place();
+        entry.computed = [false; 2];
+        entry.change = change;
+    }
+
+    /// The slot above the line, now part of it.
+    fn place(&mut self) -> &mut Entry {
+        if self.len == self.stack.len() {
+            self.stack.push(Entry { acc: Accumulator::zeroed(), computed: [false; 2], change: Change::Nothing });
+        }
+        self.len += 1;
+        &mut self.stack[self.len - 1]
     }
 
     /// Takes back the last `push` (the root stays).
     pub fn pop(&mut self) {
-        if self.stack.len() > 1 {
-            self.stack.pop();
+        if self.len > 1 {
+            self.len -= 1;
         }
     }
 
@@ -203,19 +217,19 @@ impl AccumulatorStack {
         for p in Color::BOTH {
             self.compute(p, pos);
         }
-        &self.stack.last().expect("the stack always holds the root").acc
+        &self.stack[self.len - 1].acc
     }
 
     /// The net's output for `pos`, the position the pushes led to.
     pub fn output(&mut self, pos: &Position) -> super::evaluate::RawOutput {
         self.current(pos);
-        let top = &self.stack.last().expect("the stack always holds the root").acc;
+        let top = &self.stack[self.len - 1].acc;
         super::evaluate::output(&self.net, self.kernel, top, pos)
     }
 
     /// Computes perspective `p` of the top entry.
     fn compute(&mut self, p: Color, pos: &Position) {
-        let top = self.stack.len() - 1;
+        let top = self.len - 1;
         let mut base = top;
         while !self.stack[base].computed[p.index()] {
             if let Change::General { moved, .. } = self.stack[base].change
