@@ -2,6 +2,7 @@
 //! total node count is the signature of the search and evaluation: any change to either changes it.
 
 use crate::board::{Position, Rules};
+use crate::eval::evaluator::Evaluator;
 use crate::search::Limits;
 use crate::search::engine::Engine;
 use std::time::{Duration, Instant};
@@ -64,8 +65,14 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth`; `progress` is told each position's nodes.
-pub fn run(depth: u32, mut progress: impl FnMut(usize, &str, u64)) -> BenchResult {
+/// Searches every bench position to `depth` with the classical evaluation; `progress` is told each position's
+/// nodes.
+pub fn run(depth: u32, progress: impl FnMut(usize, &str, u64)) -> BenchResult {
+    run_with(depth, &Evaluator::Classical, progress)
+}
+
+/// Searches every bench position to `depth` with `evaluator`; `progress` is told each position's nodes.
+pub fn run_with(depth: u32, evaluator: &Evaluator, mut progress: impl FnMut(usize, &str, u64)) -> BenchResult {
     let mut nodes = 0;
     let start = Instant::now();
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -73,6 +80,7 @@ pub fn run(depth: u32, mut progress: impl FnMut(usize, &str, u64)) -> BenchResul
         // A fresh table for every position keeps each count independent of the order.
         let mut engine = Engine::silent(BENCH_HASH_MB);
         engine.set_game(pos);
+        engine.set_evaluator(evaluator.clone());
         let finish = engine.think(&Limits { depth: Some(depth), ..Limits::default() });
         let searched = finish.outcome().map_or(0, |o| o.nodes);
         progress(i, fen, searched);

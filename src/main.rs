@@ -63,6 +63,9 @@ enum Tool {
     Bench {
         #[arg(long, default_value_t = janggi::bench::BENCH_DEPTH)]
         depth: u32,
+        /// Evaluate with this net (Fairy-Stockfish's Janggi NNUE format) instead of the classical evaluation.
+        #[arg(long)]
+        net: Option<PathBuf>,
     },
     /// Play configured engines against each other, every move refereed by our rules (see engines.toml).
     Match(MatchArgs),
@@ -595,18 +598,7 @@ fn main() -> ExitCode {
             perft(&variant, &fen, &moves, depth, divide, threads)
         }
         Some(Tool::Status) => janggi::status::run(std::io::stdin().lock(), std::io::stdout().lock()),
-        Some(Tool::Bench { depth }) => {
-            let result =
-                janggi::bench::run(depth, |i, fen, nodes| eprintln!("position {:>2}: {nodes:>10} nodes  {fen}", i + 1));
-            println!("{} nodes {} nps", result.nodes, result.nps());
-            eprintln!(
-                "bench depth {depth}: {} nodes in {:.2} s, {} nodes/s",
-                result.nodes,
-                result.elapsed.as_secs_f64(),
-                result.nps()
-            );
-            Ok(())
-        }
+        Some(Tool::Bench { depth, net }) => bench(depth, net.as_deref()),
         Some(Tool::Tune { step }) => tune(step),
         Some(Tool::Setups) => {
             for fen in janggi::board::setups::all_setups() {
@@ -622,6 +614,28 @@ fn main() -> ExitCode {
         Some(Tool::Datagen(args)) => return exit(datagen(args)),
     };
     exit(result.map(|()| ExitCode::SUCCESS))
+}
+
+/// `janggi bench`: the node count on stdout, one line per position and the speed on stderr.
+fn bench(depth: u32, net: Option<&std::path::Path>) -> Result<(), String> {
+    use janggi::eval::evaluator::Evaluator;
+    let evaluator = match net {
+        Some(path) => Evaluator::Nnue(std::sync::Arc::new(
+            janggi::eval::nnue::Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => Evaluator::Classical,
+    };
+    let result = janggi::bench::run_with(depth, &evaluator, |i, fen, nodes| {
+        eprintln!("position {:>2}: {nodes:>10} nodes  {fen}", i + 1)
+    });
+    println!("{} nodes {} nps", result.nodes, result.nps());
+    eprintln!(
+        "bench depth {depth}: {} nodes in {:.2} s, {} nodes/s",
+        result.nodes,
+        result.elapsed.as_secs_f64(),
+        result.nps()
+    );
+    Ok(())
 }
 
 fn nnue(action: NnueTool) -> Result<(), String> {

@@ -132,7 +132,7 @@ pub fn bench(net: Option<&Path>, rounds: usize) -> Result<String, String> {
                 for m in pos.legal_moves().iter().copied().collect::<Vec<_>>() {
                     pos.make_move(m);
                     stack.push(&pos);
-                    checksum += evaluate(&net, kernel, stack.current(), &pos) as i64;
+                    checksum += evaluate(&net, kernel, stack.current(&pos), &pos) as i64;
                     evals += 1;
                     stack.pop();
                     pos.unmake_move();

@@ -262,7 +262,7 @@ proptest! {
                 made.push(Some(m));
             }
             stack.push(&pos);
-            prop_assert_eq!(stack.current(), &Accumulator::refresh(&NET, kernel, &pos), "after {:?}", made);
+            prop_assert_eq!(stack.current(&pos), &Accumulator::refresh(&NET, kernel, &pos), "after {:?}", made);
         }
         for _ in 0..back.min(made.len()) {
             match made.pop().unwrap() {
@@ -270,7 +270,7 @@ proptest! {
                 None => pos.unmake_null_move(),
             }
             stack.pop();
-            prop_assert_eq!(stack.current(), &Accumulator::refresh(&NET, kernel, &pos));
+            prop_assert_eq!(stack.current(&pos), &Accumulator::refresh(&NET, kernel, &pos));
         }
     }
 

@@ -3,6 +3,7 @@
 //! material left. The weights live in `params`/`weights`; the same code can record each term's coefficient so
 //! that the tuner can fit the weights to game results.
 
+pub mod evaluator;
 pub mod nnue;
 pub mod params;
 pub mod score;

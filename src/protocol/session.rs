@@ -8,6 +8,7 @@ use super::message::{Bound as InfoBound, Info, Message, OptionKind, OptionSpec, 
 use super::options::{self, Effect, Options};
 use crate::board::{GameEnd, Move, Notation, Outcome, Position, START_FEN, SetupError};
 use crate::eval;
+use crate::eval::evaluator::Evaluator;
 use crate::search::engine::Engine;
 use crate::search::params::{self, SearchParams};
 use crate::search::strength::Strength;
@@ -402,6 +403,10 @@ impl Session {
         };
         self.engine.set_threads(self.options.threads);
         self.engine.set_multipv(self.options.multipv);
+        self.engine.set_evaluator(match self.options.nnue() {
+            Some(loaded) => Evaluator::Nnue(Arc::clone(&loaded.net)),
+            None => Evaluator::Classical,
+        });
         self.engine.set_strength(Strength::from_options(
             self.options.skill_level,
             self.options.limit_strength,

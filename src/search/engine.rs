@@ -5,6 +5,7 @@
 use super::tt::TranspositionTable;
 use super::{Ablation, Limits, Listener, Outcome, Settings, Shared, Silent, search};
 use crate::board::{GameEnd, Notation, Position, Rules, SetupError};
+use crate::eval::evaluator::Evaluator;
 use crate::eval::params::Params;
 use crate::search::params::SearchParams;
 use crate::search::strength::Strength;
@@ -234,6 +235,11 @@ impl Engine {
     /// The evaluation's weights.
     pub fn set_eval_params(&mut self, params: Arc<Params>) {
         self.settings.params = params;
+    }
+
+    /// The evaluation of the next searches: the hand-written one, or a net (shared, not copied, by the threads).
+    pub fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.settings.evaluator = evaluator;
     }
 
     /// The search's tunable numbers.

@@ -12,6 +12,7 @@ pub mod tt;
 mod worker;
 
 use crate::board::{Color, GameEnd, Move};
+use crate::eval::evaluator::Evaluator;
 use crate::eval::params::Params;
 use params::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -47,6 +48,8 @@ pub struct Settings {
     /// The search's tunable numbers.
     pub search: Arc<SearchParams>,
     pub ablation: Ablation,
+    /// The evaluation: hand-written, or a net.
+    pub evaluator: Evaluator,
 }
 
 impl Default for Settings {
@@ -58,6 +61,7 @@ impl Default for Settings {
             params: Arc::new(Params::default()),
             search: Arc::new(SearchParams::default()),
             ablation: Ablation::default(),
+            evaluator: Evaluator::Classical,
         }
     }
 }

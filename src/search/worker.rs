@@ -10,6 +10,8 @@ use super::{Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
 use crate::board::rules::Bikjang;
 use crate::board::{EndView, Move, PieceKind, Position};
 use crate::eval;
+use crate::eval::nnue::{self, AccumulatorStack, Kernel};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 mod movepick;
@@ -93,6 +95,8 @@ pub(super) struct Worker<'a> {
     /// The tunable numbers, and the reduction table made from them.
     tuning: &'a SearchParams,
     reductions: Box<[[i32; 64]; 64]>,
+    /// With a net: this thread's accumulators along the line searched (the net itself is shared).
+    accumulators: Option<AccumulatorStack>,
 }
 
 impl<'a> Worker<'a> {
@@ -127,6 +131,11 @@ impl<'a> Worker<'a> {
             result: ThreadResult { id, ..ThreadResult::default() },
             tuning: &settings.search,
             reductions: settings.search.reductions(),
+            // Computed afresh from the root at the start of every search.
+            accumulators: settings
+                .evaluator
+                .network()
+                .map(|net| AccumulatorStack::new(Arc::clone(net), Kernel::detect(), pos)),
         }
     }
 
@@ -401,6 +410,9 @@ impl<'a> Worker<'a> {
         self.played_piece_to[ply] = self.piece_to(m);
         self.played[ply] = m;
         self.pos.make_move(m);
+        if let Some(acc) = &mut self.accumulators {
+            acc.push(&self.pos);
+        }
         if !self.settings.ablation.tt {
             self.shared.tt.prefetch(self.tt_key());
         }
@@ -411,6 +423,26 @@ impl<'a> Worker<'a> {
     #[inline]
     fn unmake(&mut self) {
         self.pos.unmake_move();
+        if let Some(acc) = &mut self.accumulators {
+            acc.pop();
+        }
+    }
+
+    /// Hands the move over (null-move pruning); `unmake_null` takes it back.
+    fn make_null(&mut self, ply: usize) {
+        self.played[ply] = Move::NONE;
+        self.played_piece_to[ply] = NO_PIECE_TO;
+        self.pos.make_null_move();
+        if let Some(acc) = &mut self.accumulators {
+            acc.push(&self.pos);
+        }
+    }
+
+    fn unmake_null(&mut self) {
+        self.pos.unmake_null_move();
+        if let Some(acc) = &mut self.accumulators {
+            acc.pop();
+        }
     }
 
     fn publish_nodes(&mut self) {
@@ -465,8 +497,23 @@ impl<'a> Worker<'a> {
 
     // ---- the search ----------------------------------------------------------------------------------------
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.pos, &self.settings.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    fn evaluate(&mut self) -> i32 {
+        match &mut self.accumulators {
+            None => eval::evaluate(&self.pos, &self.settings.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+            Some(acc) => {
+                // Under test, every evaluated position's accumulators must equal a fresh computation: the stack
+                // followed every make and unmake of the search (moves, passes, null moves).
+                #[cfg(test)]
+                assert_eq!(
+                    acc.current(&self.pos).clone(),
+                    nnue::Accumulator::refresh(acc.network(), acc.kernel(), &self.pos),
+                    "accumulators out of step at {}",
+                    self.pos.fen()
+                );
+                let raw = acc.output(&self.pos);
+                nnue::search_value(raw, &self.pos).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
+            }
+        }
     }
 
     fn negamax(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, cut: bool, pv_node: bool) -> i32 {
@@ -548,11 +595,9 @@ impl<'a> Worker<'a> {
                 let r = self.tuning.nmp_base_reduction
                     + depth / self.tuning.nmp_depth_divisor
                     + ((static_eval - beta) / self.tuning.nmp_eval_divisor).min(3);
-                self.played[ply] = Move::NONE;
-                self.played_piece_to[ply] = NO_PIECE_TO;
-                self.pos.make_null_move();
+                self.make_null(ply);
                 let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut, false);
-                self.pos.unmake_null_move();
+                self.unmake_null();
                 if self.stopped {
                     return 0;
                 }
@@ -822,5 +867,36 @@ impl<'a> Worker<'a> {
             self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand_pat }, 0, bound);
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Limits, Settings, Shared, Silent, search};
+    use crate::board::{Position, Rules};
+    use crate::eval::evaluator::Evaluator;
+    use crate::eval::nnue::random_network;
+    use std::sync::Arc;
+
+    /// Searches with a net, each evaluation checked against a full refresh (see `Worker::evaluate`), from
+    /// positions where passes, null moves, captures and general moves across buckets all occur.
+    #[test]
+    fn accumulators_follow_the_search_exactly() {
+        let settings = Settings { evaluator: Evaluator::Nnue(Arc::new(random_network(9))), ..Settings::default() };
+        let fens = [
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+            "1b1a1a1br/4k4/4cn1c1/1pp1pp3/2n6/1C1r5/PP1BP1P1P/3NC3N/4K4/R2A1AB1R b - - 10 13",
+            "9/4ka3/4a2P1/9/5N3/9/PP7/9/3AA4/3K5 b - - 2 71",
+            "4k4/9/4a4/9/9/9/9/9/3K5/R7r b - - 0 1",
+        ];
+        for (i, fen) in fens.iter().enumerate() {
+            let rules = Rules::ALL[i % Rules::ALL.len()];
+            let pos = Position::from_fen(fen, rules).unwrap();
+            let shared = Shared::new(4);
+            let limits = Limits { depth: Some(6), ..Limits::default() };
+            shared.ready(&limits);
+            let outcome = search(&pos, &limits, &settings, &shared, &Silent);
+            assert!(pos.is_legal(outcome.best.unwrap()), "{fen}");
+        }
     }
 }

@@ -111,28 +111,52 @@ impl Accumulator {
     }
 }
 
+/// What a move changed for the accumulators, kept until they are needed.
+#[derive(Clone, Copy, Debug)]
+enum Change {
+    /// A pass or a null move: no feature changes.
+    Nothing,
+    /// A piece other than a general moved (perhaps capturing).
+    Piece { moved: Piece, from: Square, to: Square, captured: Piece },
+    /// A general moved: its side's features all change bucket; the other side sees an ordinary move.
+    General { moved: Piece, from: Square, to: Square, captured: Piece },
+}
+
+struct Entry {
+    acc: Accumulator,
+    /// Which perspectives of `acc` are computed.
+    computed: [bool; 2],
+    /// The move from the entry below to this one.
+    change: Change,
+}
+
 /// Accumulators of the positions along a line of play: `push` after each move is made (or a pass or a null
-/// move), `pop` after it is taken back. A move of a perspective's own general changes the bucket of all its
-/// features, so that perspective is computed afresh; every other move changes at most three features.
+/// move), `pop` after it is taken back. Pushing only notes the move; `current` computes the accumulators when a
+/// position is evaluated, from the nearest computed entry below, move by move (as Stockfish does), so positions
+/// that are never evaluated (hash cutoffs, pruned moves) cost nothing. A move of a perspective's own general
+/// changes the bucket of all its features, so that perspective is computed afresh from the position.
 pub struct AccumulatorStack {
     net: Arc<Network>,
     kernel: Kernel,
-    stack: Vec<Accumulator>,
+    /// Slots of entries; the first `len` are the line's. Slots above are kept to be overwritten, so a push
+    /// writes a few bytes, not a whole accumulator.
+    stack: Vec<Entry>,
+    len: usize,
 }
 
 impl AccumulatorStack {
     /// A stack holding the accumulators of `pos`.
     pub fn new(net: Arc<Network>, kernel: Kernel, pos: &Position) -> AccumulatorStack {
-        let root = Accumulator::refresh(&net, kernel, pos);
-        let mut stack = Vec::with_capacity(256);
-        stack.push(root);
-        AccumulatorStack { net, kernel, stack }
+        let mut stack = AccumulatorStack { net, kernel, stack: Vec::with_capacity(256), len: 0 };
+        stack.reset(pos);
+        stack
     }
 
     /// Starts again from `pos`.
     pub fn reset(&mut self, pos: &Position) {
-        self.stack.clear();
-        self.stack.push(Accumulator::refresh(&self.net, self.kernel, pos));
+        self.len = 0;
+        let acc = Accumulator::refresh(&self.net, self.kernel, pos);
+        *self.place() = Entry { acc, computed: [true; 2], change: Change::Nothing };
     }
 
     pub fn network(&self) -> &Arc<Network> {
@@ -143,58 +167,105 @@ impl AccumulatorStack {
         self.kernel
     }
 
-    /// The accumulators of the current position.
-    pub fn current(&self) -> &Accumulator {
-        self.stack.last().expect("the stack always holds the root")
-    }
-
     /// Positions pushed since the root.
     pub fn depth(&self) -> usize {
-        self.stack.len() - 1
+        self.len - 1
     }
 
     /// Follows the move that led to `pos` (read from its last state): call right after making it.
     pub fn push(&mut self, pos: &Position) {
         let m: Move = pos.state().last_move;
-        let previous = self.current();
-        if m.is_none() || m.is_pass() {
-            let copy = previous.clone();
-            self.stack.push(copy);
-            return;
-        }
-        let (from, to) = (m.from(), m.to());
-        let Some(moved) = pos.piece_at(to) else {
-            // Not the position a move led to: start afresh rather than guess.
-            let fresh = Accumulator::refresh(&self.net, self.kernel, pos);
-            self.stack.push(fresh);
-            return;
+        let change = if m.is_none() || m.is_pass() {
+            Change::Nothing
+        } else {
+            let (from, to, captured) = (m.from(), m.to(), pos.state().captured);
+            match pos.piece_at(to) {
+                Some(moved) if moved.kind() == PieceKind::General => Change::General { moved, from, to, captured },
+                Some(moved) => Change::Piece { moved, from, to, captured },
+                None => {
+                    // Not the position a move led to: start afresh rather than guess.
+                    let acc = Accumulator::refresh(&self.net, self.kernel, pos);
+                    *self.place() = Entry { acc, computed: [true; 2], change: Change::Nothing };
+                    return;
+                }
+            }
         };
-        let captured = pos.state().captured;
-        let mut next = Accumulator::zeroed();
-        for p in Color::BOTH {
-            if moved.kind() == PieceKind::General && moved.color() == p {
-                let mut features = Vec::with_capacity(40);
-                active_features(pos, p, &mut features);
-                next.set_perspective(&self.net, self.kernel, p, &features);
-                continue;
-            }
-            let bucket = king_bucket(p, pos.general(p));
-            let mut removed = [feature(p, bucket, moved, from); 2];
-            let mut removed_len = 1;
-            if captured.is_some() {
-                removed[1] = feature(p, bucket, captured, to);
-                removed_len = 2;
-            }
-            let added = [feature(p, bucket, moved, to)];
-            next.update_perspective(previous, &self.net, self.kernel, p, &removed[..removed_len], &added);
+        // The values are written before they are read (`current`), so whatever the slot held serves.
+        let entry = self.place();
+        entry.computed = [false; 2];
+        entry.change = change;
+    }
+
+    /// The slot above the line, now part of it.
+    fn place(&mut self) -> &mut Entry {
+        if self.len == self.stack.len() {
+            self.stack.push(Entry { acc: Accumulator::zeroed(), computed: [false; 2], change: Change::Nothing });
         }
-        self.stack.push(next);
+        self.len += 1;
+        &mut self.stack[self.len - 1]
     }
 
     /// Takes back the last `push` (the root stays).
     pub fn pop(&mut self) {
-        if self.stack.len() > 1 {
-            self.stack.pop();
+        if self.len > 1 {
+            self.len -= 1;
+        }
+    }
+
+    /// The accumulators of `pos`, the position the pushes led to, computed now if they are not yet.
+    pub fn current(&mut self, pos: &Position) -> &Accumulator {
+        for p in Color::BOTH {
+            self.compute(p, pos);
+        }
+        &self.stack[self.len - 1].acc
+    }
+
+    /// The net's output for `pos`, the position the pushes led to.
+    pub fn output(&mut self, pos: &Position) -> super::evaluate::RawOutput {
+        self.current(pos);
+        let top = &self.stack[self.len - 1].acc;
+        super::evaluate::output(&self.net, self.kernel, top, pos)
+    }
+
+    /// Computes perspective `p` of the top entry.
+    fn compute(&mut self, p: Color, pos: &Position) {
+        let top = self.len - 1;
+        let mut base = top;
+        while !self.stack[base].computed[p.index()] {
+            if let Change::General { moved, .. } = self.stack[base].change
+                && moved.color() == p
+            {
+                // The general moved on the way: every feature changed, so the top is computed from scratch.
+                let mut features = Vec::with_capacity(40);
+                active_features(pos, p, &mut features);
+                self.stack[top].acc.set_perspective(&self.net, self.kernel, p, &features);
+                self.stack[top].computed[p.index()] = true;
+                return;
+            }
+            base -= 1;
+        }
+        // No general of `p` moved since `base`, so its bucket is the one of `pos`.
+        let bucket = king_bucket(p, pos.general(p));
+        for i in base + 1..=top {
+            let (below, above) = self.stack.split_at_mut(i);
+            let (previous, next) = (&below[i - 1].acc, &mut above[0]);
+            match next.change {
+                Change::Nothing => {
+                    next.acc.values[p.index()] = previous.values[p.index()];
+                    next.acc.psqt[p.index()] = previous.psqt[p.index()];
+                }
+                Change::Piece { moved, from, to, captured } | Change::General { moved, from, to, captured } => {
+                    let mut removed = [feature(p, bucket, moved, from); 2];
+                    let mut removed_len = 1;
+                    if captured.is_some() {
+                        removed[1] = feature(p, bucket, captured, to);
+                        removed_len = 2;
+                    }
+                    let added = [feature(p, bucket, moved, to)];
+                    next.acc.update_perspective(previous, &self.net, self.kernel, p, &removed[..removed_len], &added);
+                }
+            }
+            next.computed[p.index()] = true;
         }
     }
 }

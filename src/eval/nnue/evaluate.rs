@@ -51,8 +51,13 @@ pub fn propagate(net: &Network, kernel: Kernel, acc: &Accumulator, side: Color, 
 /// The net's evaluation of a position for the side to move, in internal units, with the bucket its piece count
 /// selects.
 pub fn evaluate(net: &Network, kernel: Kernel, acc: &Accumulator, pos: &Position) -> i32 {
+    output(net, kernel, acc, pos).value()
+}
+
+/// The net's two parts for a position, for the side to move, with the bucket its piece count selects.
+pub fn output(net: &Network, kernel: Kernel, acc: &Accumulator, pos: &Position) -> RawOutput {
     let bucket = stack_index(pos.occupied().count() as usize);
-    propagate(net, kernel, acc, pos.side_to_move(), bucket).value()
+    propagate(net, kernel, acc, pos.side_to_move(), bucket)
 }
 
 /// Every bucket's contribution, as the reference's `eval` table shows them (each part divided by 16 separately,

@@ -10,11 +10,13 @@ pub mod features;
 pub mod kernels;
 pub mod network;
 pub mod random;
+pub mod search_value;
 pub mod trace;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use evaluate::{BucketTrace, RawOutput, evaluate, propagate, trace_buckets};
+pub use evaluate::{BucketTrace, RawOutput, evaluate, output, propagate, trace_buckets};
 pub use kernels::Kernel;
 pub use network::{NetError, Network};
 pub use random::{random_network, random_network_with};
+pub use search_value::search_value;
 pub use trace::eval_report;

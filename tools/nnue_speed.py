@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Search speed with a NNUE net, ours against Fairy-Stockfish's, on the bench positions (src/bench.rs).
+
+Both engines get the same net file (Fairy-Stockfish applies a Janggi net only when the file name starts with
+`janggi`), one thread, 16 MB of hash, `ucinewgame` before each position, and `go depth N`. Each engine's nodes
+are those of its last report; its time is the wall time from `go` to `bestmove`, measured here the same way for
+both. Prints per-engine totals and the ratio of nodes per second.
+
+    python3 tools/nnue_speed.py --ours target/release/janggi --fs /path/to/stockfish --net /tmp/janggi-7.nnue --depth 9
+"""
+import argparse
+import pathlib
+import re
+import subprocess
+import sys
+import time
+
+
+def bench_positions(root):
+    text = (root / "src" / "bench.rs").read_text()
+    block = text[text.index("pub const POSITIONS"):]
+    block = block[: block.index("];")]
+    return re.findall(r'"([^"]+)"', block)
+
+
+class Uci:
+    def __init__(self, path):
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  text=True, bufsize=1)
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def until(self, prefix):
+        lines = []
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                sys.exit(f"engine ended before '{prefix}'")
+            line = line.strip()
+            lines.append(line)
+            if line.startswith(prefix):
+                return lines
+
+    def quit(self):
+        self.send("quit")
+        self.p.wait(timeout=10)
+
+
+def run(path, net, fens, depth):
+    e = Uci(path)
+    e.send("uci")
+    e.until("uciok")
+    for option in ("UCI_Variant value janggi", "Threads value 1", "Hash value 16", f"EvalFile value {net}",
+                   "Use NNUE value true"):
+        e.send(f"setoption name {option}")
+    e.send("isready")
+    for line in e.until("readyok"):
+        if "error" in line.lower():
+            sys.exit(f"{path}: {line}")
+    total_nodes, total_time = 0, 0.0
+    for fen in fens:
+        e.send("ucinewgame")
+        e.send(f"position fen {fen}")
+        e.send("isready")
+        e.until("readyok")
+        start = time.perf_counter()
+        e.send(f"go depth {depth}")
+        lines = e.until("bestmove")
+        total_time += time.perf_counter() - start
+        nodes = [int(m.group(1)) for l in lines for m in [re.search(r"\bnodes (\d+)", l)] if m]
+        total_nodes += nodes[-1] if nodes else 0
+    e.quit()
+    return total_nodes, total_time
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ours", default="target/release/janggi")
+    ap.add_argument("--fs", required=True, help="Fairy-Stockfish binary (largeboards build)")
+    ap.add_argument("--net", required=True, help="net file; its name must start with 'janggi'")
+    ap.add_argument("--depth", type=int, default=9)
+    args = ap.parse_args()
+    if not pathlib.Path(args.net).name.startswith("janggi"):
+        sys.exit("Fairy-Stockfish applies a Janggi net only when its file name starts with 'janggi'")
+    fens = bench_positions(pathlib.Path(__file__).resolve().parent.parent)
+    results = {}
+    for name, path in (("janggi", args.ours), ("fairy-stockfish", args.fs)):
+        nodes, secs = run(path, args.net, fens, args.depth)
+        results[name] = nodes / secs
+        print(f"{name:16} depth {args.depth}: {nodes:>10} nodes in {secs:7.2f} s = {nodes / secs:>9.0f} nodes/s")
+    print(f"ratio janggi / fairy-stockfish nodes/s: {results['janggi'] / results['fairy-stockfish']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
