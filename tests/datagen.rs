@@ -10,29 +10,14 @@ use janggi::search::engine::{Engine, Finish};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_janggi");
-const BATCH_VARS: [&str; 4] =
-    ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT"];
+mod batch;
+use batch::{BIN, janggi};
+
 /// Small games: depth 2 searches.
 const QUICK: [&str; 2] = ["--depth", "2"];
 
 fn workdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("datagen").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn janggi(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(BIN);
-    cmd.current_dir(dir).args(args);
-    for v in BATCH_VARS {
-        cmd.env_remove(v);
-    }
-    cmd.envs(env.iter().copied());
-    let out = cmd.output().unwrap();
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"), "{}", String::from_utf8_lossy(&out.stderr));
-    out
+    batch::workdir("datagen", name)
 }
 
 fn ok(out: Output) -> Output {

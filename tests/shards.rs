@@ -5,36 +5,20 @@
 
 use janggi::records::pgn::{self, PgnGame};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 
-const BIN: &str = env!("CARGO_BIN_EXE_janggi");
-const BATCH_VARS: [&str; 4] =
-    ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT"];
+mod batch;
+use batch::{BIN, janggi};
 
 fn workdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shards").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = batch::workdir("shards", name);
     let text = format!(
         "[[engine]]\nname = \"janggi\"\ncommand = \"{BIN}\"\n\n[[engine]]\nname = \"janggi-skill10\"\ncommand = \
          \"{BIN}\"\n[engine.options]\n\"Skill Level\" = 10\n"
     );
     std::fs::write(dir.join("engines.toml"), text).unwrap();
     dir
-}
-
-/// The binary in `dir` with no batch-system variables but those given.
-fn janggi(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(BIN);
-    cmd.current_dir(dir).args(args);
-    for v in BATCH_VARS {
-        cmd.env_remove(v);
-    }
-    cmd.envs(env.iter().copied());
-    let out = cmd.output().unwrap();
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
-    out
 }
 
 fn text(out: &Output) -> String {

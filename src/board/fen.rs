@@ -7,6 +7,32 @@ use super::rules::Rules;
 use super::square::{FILES, RANKS, Square};
 use std::fmt;
 
+/// Writes FEN's first field, the pieces rank by rank from the tenth, for any board that can say what stands on
+/// (file, rank), both from 0.
+pub fn write_placement(out: &mut String, piece_at: impl Fn(usize, usize) -> Option<Piece>) {
+    for rank in (0..RANKS).rev() {
+        let mut empty = 0;
+        for file in 0..FILES {
+            match piece_at(usize::from(file), usize::from(rank)) {
+                Some(p) => {
+                    if empty > 0 {
+                        out.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    out.push(p.letter());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            out.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+}
+
 pub const START_FEN: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
 
 /// Most pieces of a kind one side can have: an army has no promotions, so never more than it starts with.
@@ -178,28 +204,9 @@ impl Position {
     /// The FEN with all six fields.
     pub fn fen(&self) -> String {
         let mut out = String::with_capacity(96);
-        for r in (0..RANKS).rev() {
-            let mut empty = 0;
-            for f in 0..FILES {
-                let sq = Square::from_coords(f as i32, r as i32).expect("on board");
-                match self.piece_at(sq) {
-                    Some(p) => {
-                        if empty > 0 {
-                            out.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        out.push(p.letter());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-            if r > 0 {
-                out.push('/');
-            }
-        }
+        write_placement(&mut out, |file, rank| {
+            self.piece_at(Square::from_coords(file as i32, rank as i32).expect("on board"))
+        });
         out.push(' ');
         out.push(self.side.fen_char());
         out.push_str(&format!(" - - {} {}", self.state.halfmove, self.state.fullmove));

@@ -8,6 +8,7 @@
 //! bytes 28..30 the score (i16, centipawns, side to move's view); byte 30 the halfmove clock and byte 31 the
 //! fullmove number, both saturating at 255.
 
+use crate::board::fen::write_placement;
 use crate::board::{Color, Piece, PieceKind, Position, Rules, Square};
 use std::io::Read;
 
@@ -121,27 +122,7 @@ impl Record {
     /// The position's FEN (six fields).
     pub fn fen(&self) -> String {
         let mut out = String::with_capacity(96);
-        for rank in (0..10).rev() {
-            let mut empty = 0u8;
-            for file in 0..9 {
-                match self.board[rank * 9 + file] {
-                    Some(p) => {
-                        if empty > 0 {
-                            out.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        out.push(p.letter());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
+        write_placement(&mut out, |file, rank| self.board[rank * 9 + file]);
         out.push_str(&format!(" {} - - {} {}", self.side.fen_char(), self.halfmove, self.fullmove));
         out
     }
