@@ -3,7 +3,8 @@
 
 use super::arch::*;
 use super::features::{FeatureIndex, active_features, feature, king_bucket};
-use super::kernels::Kernel;
+use super::kernels::{Kernel, Row};
+use super::refresh_cache::RefreshCache;
 use super::network::Network;
 use crate::board::{Color, Move, Piece, PieceKind, Position, Square};
 use std::sync::Arc;
@@ -52,24 +53,11 @@ impl Accumulator {
 
     /// One perspective = biases + the rows of its active features.
     fn set_perspective(&mut self, net: &Network, kernel: Kernel, p: Color, features: &[FeatureIndex]) {
-        let biases: &[i16; HALF_DIMENSIONS] = net.ft_biases[..].try_into().expect("512 biases");
-        let mut current = *biases;
-        for group in features.chunks(ROWS_PER_CALL) {
-            let mut rows: [&[i16]; ROWS_PER_CALL] = [&[]; ROWS_PER_CALL];
-            for (slot, f) in rows.iter_mut().zip(group) {
-                *slot = net.ft_row(f.0 as usize);
-            }
-            kernel.update(&mut self.values[p.index()], &current, &rows[..group.len()], &[]);
-            current = self.values[p.index()];
-        }
-        self.values[p.index()] = current;
+        let values = &mut self.values[p.index()];
+        *values = net.ft_biases[..].try_into().expect("512 biases");
         let psqt = &mut self.psqt[p.index()];
         *psqt = [0; BUCKETS];
-        for f in features {
-            for (s, w) in psqt.iter_mut().zip(net.psqt_row(f.0 as usize)) {
-                *s = s.wrapping_add(*w);
-            }
-        }
+        apply_features(net, kernel, values, psqt, features, &[]);
     }
 
     /// One perspective from `previous` with some features removed and some added.
@@ -82,8 +70,9 @@ impl Accumulator {
         removed: &[FeatureIndex],
         added: &[FeatureIndex],
     ) {
-        let mut add_rows: [&[i16]; 2] = [&[]; 2];
-        let mut remove_rows: [&[i16]; 2] = [&[]; 2];
+        let empty = net.ft_row(0);
+        let mut add_rows: [&Row; 2] = [empty; 2];
+        let mut remove_rows: [&Row; 2] = [empty; 2];
         for (slot, f) in add_rows.iter_mut().zip(added) {
             *slot = net.ft_row(f.0 as usize);
         }
@@ -107,6 +96,46 @@ impl Accumulator {
             for (s, w) in psqt.iter_mut().zip(net.psqt_row(f.0 as usize)) {
                 *s = s.wrapping_add(*w);
             }
+        }
+    }
+}
+
+/// Adds the rows of `added` and takes off those of `removed`, in place, on one perspective's sums.
+pub(super) fn apply_features(
+    net: &Network,
+    kernel: Kernel,
+    values: &mut [i16; HALF_DIMENSIONS],
+    psqt: &mut [i32; BUCKETS],
+    added: &[FeatureIndex],
+    removed: &[FeatureIndex],
+) {
+    let empty = net.ft_row(0);
+    let mut add_rows: [&Row; ROWS_PER_CALL] = [empty; ROWS_PER_CALL];
+    let mut remove_rows: [&Row; ROWS_PER_CALL] = [empty; ROWS_PER_CALL];
+    let calls = added.len().div_ceil(ROWS_PER_CALL).max(removed.len().div_ceil(ROWS_PER_CALL));
+    for call in 0..calls {
+        let part = |features: &[FeatureIndex]| {
+            let start = (call * ROWS_PER_CALL).min(features.len());
+            let end = (start + ROWS_PER_CALL).min(features.len());
+            start..end
+        };
+        let (adds, removes) = (&added[part(added)], &removed[part(removed)]);
+        for (slot, f) in add_rows.iter_mut().zip(adds) {
+            *slot = net.ft_row(f.0 as usize);
+        }
+        for (slot, f) in remove_rows.iter_mut().zip(removes) {
+            *slot = net.ft_row(f.0 as usize);
+        }
+        kernel.update_in_place(values, &add_rows[..adds.len()], &remove_rows[..removes.len()]);
+    }
+    for f in removed {
+        for (s, w) in psqt.iter_mut().zip(net.psqt_row(f.0 as usize)) {
+            *s = s.wrapping_sub(*w);
+        }
+    }
+    for f in added {
+        for (s, w) in psqt.iter_mut().zip(net.psqt_row(f.0 as usize)) {
+            *s = s.wrapping_add(*w);
         }
     }
 }
@@ -142,12 +171,15 @@ pub struct AccumulatorStack {
     /// writes a few bytes, not a whole accumulator.
     stack: Vec<Entry>,
     len: usize,
+    /// Where a perspective whose general moved is computed from (by difference), instead of from scratch.
+    refresh_cache: RefreshCache,
 }
 
 impl AccumulatorStack {
     /// A stack holding the accumulators of `pos`.
     pub fn new(net: Arc<Network>, kernel: Kernel, pos: &Position) -> AccumulatorStack {
-        let mut stack = AccumulatorStack { net, kernel, stack: Vec::with_capacity(256), len: 0 };
+        let refresh_cache = RefreshCache::new(&net);
+        let mut stack = AccumulatorStack { net, kernel, stack: Vec::with_capacity(256), len: 0, refresh_cache };
         stack.reset(pos);
         stack
     }
@@ -235,10 +267,10 @@ impl AccumulatorStack {
             if let Change::General { moved, .. } = self.stack[base].change
                 && moved.color() == p
             {
-                // The general moved on the way: every feature changed, so the top is computed from scratch.
-                let mut features = Vec::with_capacity(40);
-                active_features(pos, p, &mut features);
-                self.stack[top].acc.set_perspective(&self.net, self.kernel, p, &features);
+                // The general moved on the way: every feature changed, so the top is computed afresh.
+                let acc = &mut self.stack[top].acc;
+                let (values, psqt) = (&mut acc.values[p.index()], &mut acc.psqt[p.index()]);
+                self.refresh_cache.refresh(&self.net, self.kernel, pos, p, values, psqt);
                 self.stack[top].computed[p.index()] = true;
                 return;
             }

@@ -4,6 +4,9 @@
 
 use super::arch::*;
 
+/// One feature's row of transformer weights.
+pub type Row = [i16; HALF_DIMENSIONS];
+
 /// The instruction set an evaluation runs on. A value other than `scalar()` exists only when the processor was
 /// found (at run time) to support its instructions: the field is private and only `detect`/`available` build it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,22 +60,31 @@ impl Kernel {
 
     /// `dst = src + sum(added) - sum(removed)`, lane by lane with 16-bit wrap-around (as the reference adds).
     #[inline]
-    pub fn update(
-        self,
-        dst: &mut [i16; HALF_DIMENSIONS],
-        src: &[i16; HALF_DIMENSIONS],
-        added: &[&[i16]],
-        removed: &[&[i16]],
-    ) {
+    pub fn update(self, dst: &mut [i16; HALF_DIMENSIONS], src: &[i16; HALF_DIMENSIONS], added: &[&Row], removed: &[&Row]) {
         match self.0 {
             Isa::Scalar => update_body(dst, src, added, removed),
             // SAFETY: a Kernel with this instruction set is built only after `is_x86_feature_detected!` found
             // the feature (see `available`), so the target-feature function runs on a processor that has it.
             #[cfg(target_arch = "x86_64")]
             Isa::Sse41 => unsafe { x86::update_sse41(dst, src, added, removed) },
-            // SAFETY: as above, for AVX2.
+            // SAFETY: as above, for AVX2. `dst` and `src` are distinct arrays (a `&mut` and a `&` cannot alias).
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => unsafe { x86::update_avx2(dst, src, added, removed) },
+            Isa::Avx2 => unsafe { x86::update_avx2(dst.as_mut_ptr(), src.as_ptr(), added, removed) },
+        }
+    }
+
+    /// `acc += sum(added) - sum(removed)` in place, as `update` computes it.
+    #[inline]
+    pub fn update_in_place(self, acc: &mut [i16; HALF_DIMENSIONS], added: &[&Row], removed: &[&Row]) {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the feature was detected before this Kernel was built (see `available`); the kernel reads
+            // each lane of `acc` before it writes that lane, so source and destination may be the same array.
+            Isa::Avx2 => unsafe { x86::update_avx2(acc.as_mut_ptr(), acc.as_ptr(), added, removed) },
+            _ => {
+                let src = *acc;
+                self.update(acc, &src, added, removed)
+            }
         }
     }
 
@@ -116,17 +128,15 @@ impl Kernel {
 }
 
 #[inline(always)]
-fn update_body(dst: &mut [i16; HALF_DIMENSIONS], src: &[i16; HALF_DIMENSIONS], added: &[&[i16]], removed: &[&[i16]]) {
+fn update_body(dst: &mut [i16; HALF_DIMENSIONS], src: &[i16; HALF_DIMENSIONS], added: &[&Row], removed: &[&Row]) {
     *dst = *src;
     for row in removed {
-        let row: &[i16; HALF_DIMENSIONS] = row[..HALF_DIMENSIONS].try_into().expect("a transformer row");
-        for (a, w) in dst.iter_mut().zip(row) {
+        for (a, w) in dst.iter_mut().zip(row.iter()) {
             *a = a.wrapping_sub(*w);
         }
     }
     for row in added {
-        let row: &[i16; HALF_DIMENSIONS] = row[..HALF_DIMENSIONS].try_into().expect("a transformer row");
-        for (a, w) in dst.iter_mut().zip(row) {
+        for (a, w) in dst.iter_mut().zip(row.iter()) {
             *a = a.wrapping_add(*w);
         }
     }
@@ -194,79 +204,156 @@ mod x86 {
     use super::*;
     use std::arch::x86_64::*;
 
-    /// The plain update, compiled for AVX2 (the loops vectorise to 32-byte lanes).
+    /// Registers of 16 lanes held while every row passes over one stretch of the accumulator: the rows are read
+    /// once and the sums never leave the registers until the stretch is done (one pass, not one per row).
+    const UPDATE_REGS: usize = 8;
+    const UPDATE_TILE: usize = UPDATE_REGS * 16;
+
+    /// `dst = src + sum(added) - sum(removed)` over `HALF_DIMENSIONS` lanes.
+    ///
+    /// # Safety
+    /// The processor has AVX2; `src` is valid for reading and `dst` for writing `HALF_DIMENSIONS` lanes. They may
+    /// be the same array (each stretch is read in full before it is written) but must not overlap otherwise.
     #[target_feature(enable = "avx2")]
-    pub(super) fn update_avx2(
-        dst: &mut [i16; HALF_DIMENSIONS],
-        src: &[i16; HALF_DIMENSIONS],
-        added: &[&[i16]],
-        removed: &[&[i16]],
-    ) {
-        update_body(dst, src, added, removed)
+    pub(super) unsafe fn update_avx2(dst: *mut i16, src: *const i16, added: &[&Row], removed: &[&Row]) {
+        for tile in (0..HALF_DIMENSIONS).step_by(UPDATE_TILE) {
+            let mut acc = [_mm256_setzero_si256(); UPDATE_REGS];
+            for (k, a) in acc.iter_mut().enumerate() {
+                // SAFETY: tile + 16 k + 16 <= HALF_DIMENSIONS lanes of `src` (caller's contract); unaligned load.
+                *a = unsafe { _mm256_loadu_si256(src.add(tile + 16 * k) as *const __m256i) };
+            }
+            for row in removed {
+                for (k, a) in acc.iter_mut().enumerate() {
+                    // SAFETY: a row is an array of HALF_DIMENSIONS lanes; tile + 16 k + 16 <= HALF_DIMENSIONS.
+                    let w = unsafe { _mm256_loadu_si256(row.as_ptr().add(tile + 16 * k) as *const __m256i) };
+                    *a = _mm256_sub_epi16(*a, w);
+                }
+            }
+            for row in added {
+                for (k, a) in acc.iter_mut().enumerate() {
+                    // SAFETY: as above.
+                    let w = unsafe { _mm256_loadu_si256(row.as_ptr().add(tile + 16 * k) as *const __m256i) };
+                    *a = _mm256_add_epi16(*a, w);
+                }
+            }
+            for (k, a) in acc.iter().enumerate() {
+                // SAFETY: tile + 16 k + 16 <= HALF_DIMENSIONS lanes of `dst` (caller's contract); this stretch of
+                // `src` was read in full above, so writing it is right even when `dst` is `src`.
+                unsafe { _mm256_storeu_si256(dst.add(tile + 16 * k) as *mut __m256i, *a) };
+            }
+        }
     }
 
     #[target_feature(enable = "sse4.1")]
     pub(super) fn update_sse41(
         dst: &mut [i16; HALF_DIMENSIONS],
         src: &[i16; HALF_DIMENSIONS],
-        added: &[&[i16]],
-        removed: &[&[i16]],
+        added: &[&Row],
+        removed: &[&Row],
     ) {
         update_body(dst, src, added, removed)
     }
 
+    /// Clipping by packing: `packs` saturates each sum to -128..=127, and a byte maximum with zero leaves
+    /// 0..=127, the clamp of `clip_body`. AVX2's pack works within 128-bit halves, so the four 8-byte quarters
+    /// come out as (a low, b low, a high, b high) and a permutation puts them back in order.
     #[target_feature(enable = "avx2")]
     pub(super) fn clip_avx2(
         us: &[i16; HALF_DIMENSIONS],
         them: &[i16; HALF_DIMENSIONS],
         out: &mut [u8; TRANSFORMED_DIMENSIONS],
     ) {
-        clip_body(us, them, out)
+        const IN_ORDER: i32 = 0b11_01_10_00;
+        let zero = _mm256_setzero_si256();
+        for (half, values) in [us, them].into_iter().enumerate() {
+            for i in (0..HALF_DIMENSIONS).step_by(32) {
+                // SAFETY: i + 32 <= HALF_DIMENSIONS lanes of `values`, and half * HALF_DIMENSIONS + i + 32 <=
+                // TRANSFORMED_DIMENSIONS bytes of `out`; the loads and the store are unaligned.
+                unsafe {
+                    let a = _mm256_loadu_si256(values.as_ptr().add(i) as *const __m256i);
+                    let b = _mm256_loadu_si256(values.as_ptr().add(i + 16) as *const __m256i);
+                    let bytes = _mm256_max_epi8(_mm256_packs_epi16(a, b), zero);
+                    let ordered = _mm256_permute4x64_epi64::<IN_ORDER>(bytes);
+                    _mm256_storeu_si256(out.as_mut_ptr().add(half * HALF_DIMENSIONS + i) as *mut __m256i, ordered);
+                }
+            }
+        }
     }
 
+    /// As `clip_avx2` on 128-bit registers, where the pack keeps the order.
     #[target_feature(enable = "sse4.1")]
     pub(super) fn clip_sse41(
         us: &[i16; HALF_DIMENSIONS],
         them: &[i16; HALF_DIMENSIONS],
         out: &mut [u8; TRANSFORMED_DIMENSIONS],
     ) {
-        clip_body(us, them, out)
+        let zero = _mm_setzero_si128();
+        for (half, values) in [us, them].into_iter().enumerate() {
+            for i in (0..HALF_DIMENSIONS).step_by(16) {
+                // SAFETY: i + 16 <= HALF_DIMENSIONS lanes of `values`, and half * HALF_DIMENSIONS + i + 16 <=
+                // TRANSFORMED_DIMENSIONS bytes of `out`; the loads and the store are unaligned.
+                unsafe {
+                    let a = _mm_loadu_si128(values.as_ptr().add(i) as *const __m128i);
+                    let b = _mm_loadu_si128(values.as_ptr().add(i + 8) as *const __m128i);
+                    let bytes = _mm_max_epi8(_mm_packs_epi16(a, b), zero);
+                    _mm_storeu_si128(out.as_mut_ptr().add(half * HALF_DIMENSIONS + i) as *mut __m128i, bytes);
+                }
+            }
+        }
     }
 
     /// A hidden layer on one register width: `LANES` outputs per register; each step multiplies four groups of
     /// four inputs (`maddubs`: unsigned input bytes by signed weights, adjacent products summed to 16 bits), adds
     /// groups 0+1 and 2+3 with 16-bit saturation, widens the pairs to 32 bits (`madd` by ones) and accumulates.
+    /// The body is generic in its register count so that each layer's sums stay in registers; the entry point
+    /// picks the body for the layer's width.
     macro_rules! affine_kernel {
-        ($name:ident, $feature:literal, $vec:ty, $lanes:literal, $zero:ident, $set1_32:ident, $set1_16:ident,
-         $loadu:ident, $storeu:ident, $maddubs:ident, $adds:ident, $madd:ident, $add:ident) => {
+        ($name:ident, $body:ident, $feature:literal, $vec:ty, $lanes:literal, $zero:ident, $set1_32:ident,
+         $set1_16:ident, $loadu:ident, $storeu:ident, $maddubs:ident, $adds:ident, $madd:ident, $add:ident) => {
             #[target_feature(enable = $feature)]
             pub(super) fn $name(input: &[u8], grouped: &[i8], biases: &[i32], out: &mut [i32]) {
-                const MAX_REGS: usize = 32 / $lanes;
                 let outputs = out.len();
                 assert!(input.len().is_multiple_of(16) && outputs.is_multiple_of($lanes));
                 assert!(biases.len() == outputs && grouped.len() == input.len() * outputs);
-                let regs = outputs / $lanes;
-                assert!(regs <= MAX_REGS);
+                match outputs / $lanes {
+                    1 => $body::<1>(input, grouped, biases, out),
+                    2 => $body::<2>(input, grouped, biases, out),
+                    4 => $body::<4>(input, grouped, biases, out),
+                    8 => $body::<8>(input, grouped, biases, out),
+                    _ => affine_scalar(input, grouped, biases, out),
+                }
+            }
+
+            /// The layer with `REGS` registers of outputs; the caller checked every length.
+            #[target_feature(enable = $feature)]
+            fn $body<const REGS: usize>(input: &[u8], grouped: &[i8], biases: &[i32], out: &mut [i32]) {
+                let outputs = REGS * $lanes;
+                assert!(out.len() == outputs && biases.len() == outputs && grouped.len() == input.len() * outputs);
+                let block_bytes = 16 * outputs;
                 let ones = $set1_16(1);
-                let mut acc = [$zero(); MAX_REGS];
-                for chunk in (0..input.len() / 4).step_by(4) {
+                let zero = _mm_setzero_si128();
+                let mut acc = [$zero(); REGS];
+                for block in 0..input.len() / 16 {
+                    // SAFETY: 16 block + 16 <= input.len(); the load is unaligned.
+                    let bytes = unsafe { _mm_loadu_si128(input.as_ptr().add(16 * block) as *const __m128i) };
                     // Clipped inputs are often zero: a block of 16 zero bytes adds nothing (no saturation
                     // either), so skipping it keeps the numbers exact.
-                    if input[chunk * 4..chunk * 4 + 16].iter().all(|&b| b == 0) {
+                    if _mm_movemask_epi8(_mm_cmpeq_epi8(bytes, zero)) == 0xFFFF {
                         continue;
                     }
                     let word = |k: usize| {
-                        let b = &input[(chunk + k) * 4..(chunk + k) * 4 + 4];
-                        $set1_32(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                        // SAFETY: 16 block + 4 k + 4 <= 16 block + 16 <= input.len(); the read is unaligned.
+                        $set1_32(unsafe { (input.as_ptr().add(16 * block + 4 * k) as *const i32).read_unaligned() })
                     };
                     let (in0, in1, in2, in3) = (word(0), word(1), word(2), word(3));
-                    for (j, a) in acc.iter_mut().enumerate().take(regs) {
-                        let col = |k: usize| {
-                            let start = ((chunk + k) * outputs + j * $lanes) * 4;
-                            let w = &grouped[start..start + 4 * $lanes];
-                            // SAFETY: `w` holds exactly one register's bytes (the slice is bounds-checked);
-                            // the unaligned load has no alignment demand.
-                            unsafe { $loadu(w.as_ptr() as *const $vec) }
+                    // SAFETY: this block's weights are the `block_bytes` from `block * block_bytes`, inside
+                    // `grouped` (its length is input.len() * outputs = blocks * block_bytes).
+                    let weights = unsafe { grouped.as_ptr().add(block * block_bytes) };
+                    for (j, a) in acc.iter_mut().enumerate() {
+                        // SAFETY: group k's register j starts at (k outputs + j LANES) * 4 and ends at most at
+                        // (3 outputs + outputs) * 4 = block_bytes; the load is unaligned.
+                        let col = |k: usize| unsafe {
+                            $loadu(weights.add((k * outputs + j * $lanes) * 4) as *const $vec)
                         };
                         let p0 = $maddubs(in0, col(0));
                         let p1 = $maddubs(in1, col(1));
@@ -277,7 +364,7 @@ mod x86 {
                         *a = $add(*a, $add(s01, s23));
                     }
                 }
-                for (j, a) in acc.iter().enumerate().take(regs) {
+                for (j, a) in acc.iter().enumerate() {
                     let mut lanes = [0i32; $lanes];
                     // SAFETY: `lanes` is exactly one register long; the unaligned store has no alignment demand.
                     unsafe { $storeu(lanes.as_mut_ptr() as *mut $vec, *a) };
@@ -291,6 +378,7 @@ mod x86 {
 
     affine_kernel!(
         affine_avx2,
+        affine_avx2_body,
         "avx2",
         __m256i,
         8,
@@ -306,6 +394,7 @@ mod x86 {
     );
     affine_kernel!(
         affine_sse41,
+        affine_sse41_body,
         "sse4.1",
         __m128i,
         4,

@@ -10,6 +10,7 @@ pub mod features;
 pub mod kernels;
 pub mod network;
 pub mod random;
+mod refresh_cache;
 pub mod search_value;
 pub mod trace;
 

@@ -248,8 +248,8 @@ impl Network {
 
     /// The transformer's weight row of a feature.
     #[inline(always)]
-    pub(super) fn ft_row(&self, feature: usize) -> &[i16] {
-        &self.ft_weights[feature * HALF_DIMENSIONS..(feature + 1) * HALF_DIMENSIONS]
+    pub(super) fn ft_row(&self, feature: usize) -> &super::kernels::Row {
+        self.ft_weights[feature * HALF_DIMENSIONS..(feature + 1) * HALF_DIMENSIONS].try_into().expect("512 weights")
     }
 
     /// The PSQT weights of a feature, one per bucket.
