@@ -4,9 +4,11 @@
 Both engines get the same net file (Fairy-Stockfish applies a Janggi net only when the file name starts with
 `janggi`), one thread, 16 MB of hash, `ucinewgame` before each position, and `go depth N`. Each engine's nodes
 are those of its last report; its time is the wall time from `go` to `bestmove`, measured here the same way for
-both. Prints per-engine totals and the ratio of nodes per second.
+both. The two engines run side by side and take turns position by position (the one that starts alternates), so
+a machine shared with other work slows both alike. `--repeat R` goes over the positions R times. Prints
+per-engine totals and the ratio of nodes per second.
 
-    python3 tools/nnue_speed.py --ours target/release/janggi --fs /path/to/stockfish --net /tmp/janggi-7.nnue --depth 9
+    python3 tools/nnue_speed.py --ours target/release/janggi --fs /path/to/stockfish --net /tmp/janggi-7.nnue --depth 9 --repeat 2
 """
 import argparse
 import pathlib
@@ -48,7 +50,7 @@ class Uci:
         self.p.wait(timeout=10)
 
 
-def run(path, net, fens, depth):
+def start(path, net):
     e = Uci(path)
     e.send("uci")
     e.until("uciok")
@@ -59,20 +61,21 @@ def run(path, net, fens, depth):
     for line in e.until("readyok"):
         if "error" in line.lower():
             sys.exit(f"{path}: {line}")
-    total_nodes, total_time = 0, 0.0
-    for fen in fens:
-        e.send("ucinewgame")
-        e.send(f"position fen {fen}")
-        e.send("isready")
-        e.until("readyok")
-        start = time.perf_counter()
-        e.send(f"go depth {depth}")
-        lines = e.until("bestmove")
-        total_time += time.perf_counter() - start
-        nodes = [int(m.group(1)) for l in lines for m in [re.search(r"\bnodes (\d+)", l)] if m]
-        total_nodes += nodes[-1] if nodes else 0
-    e.quit()
-    return total_nodes, total_time
+    return e
+
+
+def search(e, fen, depth):
+    """Nodes and wall seconds of one search from a fresh game."""
+    e.send("ucinewgame")
+    e.send(f"position fen {fen}")
+    e.send("isready")
+    e.until("readyok")
+    start_time = time.perf_counter()
+    e.send(f"go depth {depth}")
+    lines = e.until("bestmove")
+    secs = time.perf_counter() - start_time
+    nodes = [int(m.group(1)) for l in lines for m in [re.search(r"\bnodes (\d+)", l)] if m]
+    return (nodes[-1] if nodes else 0), secs
 
 
 def main():
@@ -81,13 +84,28 @@ def main():
     ap.add_argument("--fs", required=True, help="Fairy-Stockfish binary (largeboards build)")
     ap.add_argument("--net", required=True, help="net file; its name must start with 'janggi'")
     ap.add_argument("--depth", type=int, default=9)
+    ap.add_argument("--repeat", type=int, default=1, help="passes over the positions")
     args = ap.parse_args()
     if not pathlib.Path(args.net).name.startswith("janggi"):
         sys.exit("Fairy-Stockfish applies a Janggi net only when its file name starts with 'janggi'")
     fens = bench_positions(pathlib.Path(__file__).resolve().parent.parent)
+    names = ("janggi", "fairy-stockfish")
+    engines = {name: start(path, args.net) for name, path in zip(names, (args.ours, args.fs))}
+    totals = {name: [0, 0.0] for name in names}
+    turn = 0
+    for _ in range(args.repeat):
+        for fen in fens:
+            order = names if turn % 2 == 0 else names[::-1]
+            turn += 1
+            for name in order:
+                nodes, secs = search(engines[name], fen, args.depth)
+                totals[name][0] += nodes
+                totals[name][1] += secs
+    for e in engines.values():
+        e.quit()
     results = {}
-    for name, path in (("janggi", args.ours), ("fairy-stockfish", args.fs)):
-        nodes, secs = run(path, args.net, fens, args.depth)
+    for name in names:
+        nodes, secs = totals[name]
         results[name] = nodes / secs
         print(f"{name:16} depth {args.depth}: {nodes:>10} nodes in {secs:7.2f} s = {nodes / secs:>9.0f} nodes/s")
     print(f"ratio janggi / fairy-stockfish nodes/s: {results['janggi'] / results['fairy-stockfish']:.2f}")

@@ -4,8 +4,8 @@
 use super::arch::*;
 use super::features::{FeatureIndex, active_features, feature, king_bucket};
 use super::kernels::{Kernel, Row};
-use super::refresh_cache::RefreshCache;
 use super::network::Network;
+use super::refresh_cache::RefreshCache;
 use crate::board::{Color, Move, Piece, PieceKind, Position, Square};
 use std::sync::Arc;
 

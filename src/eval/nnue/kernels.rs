@@ -60,7 +60,13 @@ impl Kernel {
 
     /// `dst = src + sum(added) - sum(removed)`, lane by lane with 16-bit wrap-around (as the reference adds).
     #[inline]
-    pub fn update(self, dst: &mut [i16; HALF_DIMENSIONS], src: &[i16; HALF_DIMENSIONS], added: &[&Row], removed: &[&Row]) {
+    pub fn update(
+        self,
+        dst: &mut [i16; HALF_DIMENSIONS],
+        src: &[i16; HALF_DIMENSIONS],
+        added: &[&Row],
+        removed: &[&Row],
+    ) {
         match self.0 {
             Isa::Scalar => update_body(dst, src, added, removed),
             // SAFETY: a Kernel with this instruction set is built only after `is_x86_feature_detected!` found
@@ -352,9 +358,8 @@ mod x86 {
                     for (j, a) in acc.iter_mut().enumerate() {
                         // SAFETY: group k's register j starts at (k outputs + j LANES) * 4 and ends at most at
                         // (3 outputs + outputs) * 4 = block_bytes; the load is unaligned.
-                        let col = |k: usize| unsafe {
-                            $loadu(weights.add((k * outputs + j * $lanes) * 4) as *const $vec)
-                        };
+                        let col =
+                            |k: usize| unsafe { $loadu(weights.add((k * outputs + j * $lanes) * 4) as *const $vec) };
                         let p0 = $maddubs(in0, col(0));
                         let p1 = $maddubs(in1, col(1));
                         let p2 = $maddubs(in2, col(2));
