@@ -87,16 +87,7 @@ impl Accumulator {
         );
         let psqt = &mut self.psqt[p.index()];
         *psqt = previous.psqt[p.index()];
-        for f in removed {
-            for (s, w) in psqt.iter_mut().zip(net.psqt_row(f.0 as usize)) {
-                *s = s.wrapping_sub(*w);
-            }
-        }
-        for f in added {
-            for (s, w) in psqt.iter_mut().zip(net.psqt_row(f.0 as usize)) {
-                *s = s.wrapping_add(*w);
-            }
-        }
+        apply_psqt(net, psqt, added, removed);
     }
 }
 
@@ -128,6 +119,12 @@ pub(super) fn apply_features(
         }
         kernel.update_in_place(values, &add_rows[..adds.len()], &remove_rows[..removes.len()]);
     }
+    apply_psqt(net, psqt, added, removed);
+}
+
+/// The PSQT sums' part of `apply_features`.
+#[inline]
+fn apply_psqt(net: &Network, psqt: &mut [i32; BUCKETS], added: &[FeatureIndex], removed: &[FeatureIndex]) {
     for f in removed {
         for (s, w) in psqt.iter_mut().zip(net.psqt_row(f.0 as usize)) {
             *s = s.wrapping_sub(*w);
