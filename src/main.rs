@@ -223,8 +223,13 @@ fn train(args: TrainArgs) -> Result<(), String> {
         dir: args.resume.unwrap_or(args.dir),
         out: args.out,
     };
-    println!("{}", train::TABLE_HEADER);
-    let summary = train::run(&opts, &mut |r| println!("{}", r.line()))?;
+    let mut header = Some(train::TABLE_HEADER);
+    let summary = train::run(&opts, &mut |r| {
+        if let Some(h) = header.take() {
+            println!("{h}");
+        }
+        println!("{}", r.line())
+    })?;
     println!("positions: {} training, {} held out", summary.train_positions, summary.val_positions);
     if let (Some(path), Some((n, mad))) = (&opts.out, summary.out_check) {
         println!("wrote {}: mean |float - quantised| {mad:.2} cp over {n} held-out positions", path.display());

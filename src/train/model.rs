@@ -244,3 +244,93 @@ impl Model {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Position, Rules};
+    use crate::train::batch::Dataset;
+
+    /// The backward pass agrees with finite differences of the forward pass on every kind of parameter.
+    #[test]
+    fn backward_matches_finite_differences() {
+        let pos = Position::from_fen(
+            "1b1a1a1br/4k4/4cn1c1/1pp1pp3/2n6/1C1r5/PP1BP1P1P/3NC3N/4K4/R2A1AB1R b - - 10 13",
+            Rules::JANGGI,
+        )
+        .unwrap();
+        let mut data = Dataset::default();
+        data.push(&pos, 0, crate::datagen::record::GameResult::Draw);
+        let view = data.view(0);
+        let mut model = Model::new(9);
+        let mut sc = Scratch::default();
+        let mut grad = vec![0.0f32; DENSE_LEN];
+        let mut dacc = vec![0.0f32; TRANSFORMED_DIMENSIONS];
+        model.forward(&view, &mut sc);
+        model.backward(&view, &sc, 1.0, &mut grad, &mut dacc);
+
+        let base = STACKS + view.bucket * stack::LEN;
+        let probes = [
+            FT_BIAS + 3,
+            FT_BIAS + 300,
+            base + stack::L1_W + 5,
+            base + stack::L1_W + 7 * TRANSFORMED_DIMENSIONS + 600,
+            base + stack::L1_B + 2,
+            base + stack::L2_W + 33,
+            base + stack::L2_B + 9,
+            base + stack::L3_W + 4,
+            base + stack::L3_B,
+        ];
+        let eps = 1e-3;
+        for i in probes {
+            let keep = model.dense[i];
+            model.dense[i] = keep + eps;
+            let up = model.forward(&view, &mut sc);
+            model.dense[i] = keep - eps;
+            let down = model.forward(&view, &mut sc);
+            model.dense[i] = keep;
+            let numeric = (up - down) / (2.0 * eps);
+            assert!((numeric - grad[i]).abs() <= 0.02 * grad[i].abs() + 0.05, "{i}: {numeric} vs {}", grad[i]);
+        }
+        // A transformer weight of an active feature moves its perspective's accumulator one for one.
+        let f = view.us[3] as usize;
+        for (row, j) in [(f, 10), (virtual_row(f), 200)] {
+            let keep = model.ft[row * H + j];
+            model.ft[row * H + j] = keep + eps;
+            let up = model.forward(&view, &mut sc);
+            model.ft[row * H + j] = keep - eps;
+            let down = model.forward(&view, &mut sc);
+            model.ft[row * H + j] = keep;
+            let numeric = (up - down) / (2.0 * eps);
+            assert!((numeric - dacc[j]).abs() <= 0.02 * dacc[j].abs() + 0.05, "{row}: {numeric} vs {}", dacc[j]);
+        }
+        // PSQT: half the difference of the perspectives, in PSQT_UNIT units.
+        let them = view.them[0] as usize * BUCKETS + view.bucket;
+        let keep = model.psqt[them];
+        let e0 = model.forward(&view, &mut sc);
+        model.psqt[them] = keep + 1.0;
+        let e1 = model.forward(&view, &mut sc);
+        assert!((e1 - e0 + PSQT_UNIT / 2.0).abs() < 0.01, "{e0} {e1}");
+    }
+
+    /// The starting net is the material balance of the classical evaluation's piece values.
+    #[test]
+    fn a_fresh_model_starts_near_material() {
+        let even = Position::startpos(Rules::JANGGI);
+        let up_a_chariot = Position::from_fen(
+            "1nba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+            Rules::JANGGI,
+        )
+        .unwrap();
+        let model = Model::new(1);
+        let mut sc = Scratch::default();
+        let mut eval = |pos: &Position| {
+            let mut data = Dataset::default();
+            data.push(pos, 0, crate::datagen::record::GameResult::Draw);
+            model.forward(&data.view(0), &mut sc)
+        };
+        let (e, c) = (eval(&even), eval(&up_a_chariot));
+        let chariot = material_value(PieceKind::Chariot);
+        assert!((c - e - chariot).abs() < 0.2 * chariot, "even {e}, a chariot up {c}, chariot {chariot}");
+    }
+}
