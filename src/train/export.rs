@@ -2,7 +2,7 @@
 //! rounded into its integer type (`scale`), and the check of the result through the real reader and evaluator.
 
 use super::batch::Dataset;
-use super::model::{FT_BIAS, H, Model, STACKS, Scratch, stack, virtual_row};
+use super::model::{FT_BIAS, H, Model, STACKS, Scratch, real_row, stack, virtual_row};
 use super::scale::*;
 use crate::board::Position;
 use crate::eval::nnue::arch::*;
@@ -16,7 +16,7 @@ pub fn quantise(model: &Model, description: String) -> Network {
     let mut ft_weights = Vec::with_capacity(FEATURES * H);
     let mut psqt_weights = Vec::with_capacity(FEATURES * BUCKETS);
     for f in 0..FEATURES {
-        let (real, virt) = (f, virtual_row(f));
+        let (real, virt) = (real_row(f), virtual_row(f));
         for i in 0..H {
             ft_weights.push(quantise_i16(model.ft[real * H + i] + model.ft[virt * H + i], FT_SCALE));
         }

@@ -17,14 +17,14 @@ use adam::{Moments, Step};
 use batch::Dataset;
 use checkpoint::Checkpoint;
 use loss::Loss;
-use model::{DENSE_LEN, H, Model, ROWS, Scratch, virtual_row};
+use model::{DENSE_LEN, GROUP, H, Model, ROWS, Scratch, real_row};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::board::Position;
 use crate::board::splitmix::SplitMix;
-use crate::eval::nnue::arch::{BUCKETS, TRANSFORMED_DIMENSIONS};
+use crate::eval::nnue::arch::{BUCKETS, KING_BUCKETS, TRANSFORMED_DIMENSIONS};
 
 /// The command's defaults.
 pub mod defaults {
@@ -206,14 +206,13 @@ fn train_step(s: &mut Checkpoint, data: &Dataset, batch: &[u32], loss: &Loss, lr
     step.apply(&mut s.model.dense, &mut s.dense.m, &mut s.dense.v, &dense_grad);
     s.model.clip_weights();
 
-    // Gather, per transformer row, the (position, perspective) pairs that activated it: a counting sort.
+    // Gather, per real transformer row, the (position, perspective) pairs that activated it: a counting sort.
     ws.row_start.clear();
     ws.row_start.resize(ROWS + 1, 0);
     for &i in batch {
         let v = data.view(i as usize);
         for &f in v.us.iter().chain(v.them) {
-            ws.row_start[f as usize + 1] += 1;
-            ws.row_start[virtual_row(f as usize) + 1] += 1;
+            ws.row_start[real_row(f as usize) + 1] += 1;
         }
     }
     for r in 0..ROWS {
@@ -226,41 +225,55 @@ fn train_step(s: &mut Checkpoint, data: &Dataset, batch: &[u32], loss: &Loss, lr
         for (p, features) in [v.us, v.them].into_iter().enumerate() {
             let entry = (k as u32) << 1 | p as u32;
             for &f in features {
-                for row in [f as usize, virtual_row(f as usize)] {
-                    ws.entries[cursor[row] as usize] = entry;
-                    cursor[row] += 1;
-                }
+                let row = real_row(f as usize);
+                ws.entries[cursor[row] as usize] = entry;
+                cursor[row] += 1;
             }
         }
     }
     let (row_start, entries, dacc, psqt_grad) = (&ws.row_start, &ws.entries, &ws.dacc, &ws.psqt_grad);
     let buckets: Vec<u8> = batch.iter().map(|&i| data.samples[i as usize].bucket).collect();
     (
-        s.model.ft.par_chunks_mut(H),
-        s.ft.m.par_chunks_mut(H),
-        s.ft.v.par_chunks_mut(H),
-        s.model.psqt.par_chunks_mut(BUCKETS),
-        s.psqt.m.par_chunks_mut(BUCKETS),
-        s.psqt.v.par_chunks_mut(BUCKETS),
+        s.model.ft.par_chunks_mut(GROUP * H),
+        s.ft.m.par_chunks_mut(GROUP * H),
+        s.ft.v.par_chunks_mut(GROUP * H),
+        s.model.psqt.par_chunks_mut(GROUP * BUCKETS),
+        s.psqt.m.par_chunks_mut(GROUP * BUCKETS),
+        s.psqt.v.par_chunks_mut(GROUP * BUCKETS),
     )
         .into_par_iter()
         .enumerate()
-        .for_each(|(row, (w, m, v, pw, pm, pv))| {
-            let touched = &entries[row_start[row] as usize..row_start[row + 1] as usize];
-            if touched.is_empty() {
+        .for_each(|(group, (w, m, v, pw, pm, pv))| {
+            let first = group * GROUP;
+            if row_start[first] == row_start[first + KING_BUCKETS] {
                 return;
             }
-            let mut g = [0.0f32; H];
-            let mut gp = [0.0f32; BUCKETS];
-            for &e in touched {
-                let (k, p) = ((e >> 1) as usize, (e & 1) as usize);
-                let d = &dacc[k * TRANSFORMED_DIMENSIONS + p * H..k * TRANSFORMED_DIMENSIONS + (p + 1) * H];
-                g.iter_mut().zip(d).for_each(|(g, d)| *g += d);
-                // The PSQT value is (ours - theirs) / 2: the other perspective's rows pull the other way.
-                gp[buckets[k] as usize] += if p == 0 { psqt_grad[k] } else { -psqt_grad[k] };
+            // The virtual row (last of the group) is active wherever one of the real rows is.
+            let mut virtual_g = [0.0f32; H];
+            let mut virtual_gp = [0.0f32; BUCKETS];
+            for r in 0..KING_BUCKETS {
+                let touched = &entries[row_start[first + r] as usize..row_start[first + r + 1] as usize];
+                if touched.is_empty() {
+                    continue;
+                }
+                let mut g = [0.0f32; H];
+                let mut gp = [0.0f32; BUCKETS];
+                for &e in touched {
+                    let (k, p) = ((e >> 1) as usize, (e & 1) as usize);
+                    let d = &dacc[k * TRANSFORMED_DIMENSIONS + p * H..k * TRANSFORMED_DIMENSIONS + (p + 1) * H];
+                    g.iter_mut().zip(d).for_each(|(g, d)| *g += d);
+                    // The PSQT value is (ours - theirs) / 2: the other perspective's rows pull the other way.
+                    gp[buckets[k] as usize] += if p == 0 { psqt_grad[k] } else { -psqt_grad[k] };
+                }
+                let (rows, pr) = (r * H..(r + 1) * H, r * BUCKETS..(r + 1) * BUCKETS);
+                step.apply(&mut w[rows.clone()], &mut m[rows.clone()], &mut v[rows], &g);
+                step.apply(&mut pw[pr.clone()], &mut pm[pr.clone()], &mut pv[pr], &gp);
+                virtual_g.iter_mut().zip(&g).for_each(|(a, b)| *a += b);
+                virtual_gp.iter_mut().zip(&gp).for_each(|(a, b)| *a += b);
             }
-            step.apply(w, m, v, &g);
-            step.apply(pw, pm, pv, &gp);
+            let (rows, pr) = (KING_BUCKETS * H.., KING_BUCKETS * BUCKETS..);
+            step.apply(&mut w[rows.clone()], &mut m[rows.clone()], &mut v[rows], &virtual_g);
+            step.apply(&mut pw[pr.clone()], &mut pm[pr.clone()], &mut pv[pr], &virtual_gp);
         });
     total
 }

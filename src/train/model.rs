@@ -17,10 +17,21 @@ pub const VIRTUAL_FEATURES: usize = FEATURES_PER_BUCKET;
 pub const ROWS: usize = FEATURES + VIRTUAL_FEATURES;
 pub const H: usize = HALF_DIMENSIONS;
 
-/// The virtual row of a real feature.
+/// Rows are stored by virtual feature: the nine general buckets' rows of one plane and point, then the virtual
+/// row they share. A group is then one contiguous block, so the update of a virtual row and its nine real rows
+/// is one task, and the virtual row's gradient is the sum of theirs.
+pub const GROUP: usize = KING_BUCKETS + 1;
+
+/// The stored row of a real feature.
+#[inline(always)]
+pub fn real_row(feature: usize) -> usize {
+    feature % FEATURES_PER_BUCKET * GROUP + feature / FEATURES_PER_BUCKET
+}
+
+/// The stored row of a real feature's virtual feature.
 #[inline(always)]
 pub fn virtual_row(feature: usize) -> usize {
-    FEATURES + feature % FEATURES_PER_BUCKET
+    feature % FEATURES_PER_BUCKET * GROUP + KING_BUCKETS
 }
 
 /// Offsets inside one layer stack's slice of `Model::dense`.
@@ -53,7 +64,7 @@ pub mod init {
 
 #[derive(Clone, PartialEq)]
 pub struct Model {
-    /// `[ROWS][512]`.
+    /// `[ROWS][512]`, rows in groups (`real_row`, `virtual_row`).
     pub ft: Vec<f32>,
     /// `[ROWS][8]`.
     pub psqt: Vec<f32>,
@@ -91,6 +102,22 @@ fn clip(v: f32) -> f32 {
     v.clamp(0.0, 1.0)
 }
 
+/// A dot product in independent lanes: a plain `sum()` adds one product after another (float addition is not
+/// reassociated), which keeps the compiler from using vector instructions.
+#[inline(always)]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    const LANES: usize = 16;
+    let mut acc = [0.0f32; LANES];
+    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let tail: f32 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in ca.zip(cb) {
+        for l in 0..LANES {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
 /// Clipped ReLU's slope: 1 inside 0..1, else 0.
 #[inline(always)]
 fn slope(v: f32) -> f32 {
@@ -114,15 +141,15 @@ impl Model {
         let mut rng = SplitMix(seed);
         let mut uniform = |r: f32| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * r - r;
         let mut ft = vec![0.0f32; ROWS * H];
-        for w in &mut ft[..FEATURES * H] {
-            *w = uniform(init::FT_WEIGHT);
+        for f in 0..FEATURES {
+            ft[real_row(f) * H..(real_row(f) + 1) * H].iter_mut().for_each(|w| *w = uniform(init::FT_WEIGHT));
         }
         let mut psqt = vec![0.0f32; ROWS * BUCKETS];
         for (i, kind) in PLANE_KINDS.iter().enumerate() {
             let v = material_value(*kind) / PSQT_UNIT;
             for point in 0..crate::board::square::SQUARE_COUNT {
                 for (plane, sign) in [(2 * i, 1.0), (2 * i + 1, -1.0)] {
-                    let row = FEATURES + plane * crate::board::square::SQUARE_COUNT + point;
+                    let row = virtual_row(plane * crate::board::square::SQUARE_COUNT + point);
                     psqt[row * BUCKETS..(row + 1) * BUCKETS].fill(sign * v);
                 }
             }
@@ -149,7 +176,7 @@ impl Model {
         acc.copy_from_slice(&self.dense[FT_BIAS..FT_BIAS + H]);
         let mut psqt = 0.0;
         for &f in features {
-            for row in [f as usize, virtual_row(f as usize)] {
+            for row in [real_row(f as usize), virtual_row(f as usize)] {
                 let w = &self.ft[row * H..(row + 1) * H];
                 acc.iter_mut().zip(w).for_each(|(a, w)| *a += w);
                 psqt += self.psqt[row * BUCKETS + bucket];
@@ -170,7 +197,7 @@ impl Model {
         let st = self.stack(s.bucket);
         for o in 0..L1_OUT {
             let w = &st[stack::L1_W + o * TRANSFORMED_DIMENSIONS..stack::L1_W + (o + 1) * TRANSFORMED_DIMENSIONS];
-            sc.z1[o] = st[stack::L1_B + o] + w.iter().zip(&sc.x).map(|(w, x)| w * x).sum::<f32>();
+            sc.z1[o] = st[stack::L1_B + o] + dot(w, &sc.x);
             sc.h1[o] = clip(sc.z1[o]);
         }
         for o in 0..L2_OUT {
@@ -294,7 +321,7 @@ mod tests {
         }
         // A transformer weight of an active feature moves its perspective's accumulator one for one.
         let f = view.us[3] as usize;
-        for (row, j) in [(f, 10), (virtual_row(f), 200)] {
+        for (row, j) in [(real_row(f), 10), (virtual_row(f), 200)] {
             let keep = model.ft[row * H + j];
             model.ft[row * H + j] = keep + eps;
             let up = model.forward(&view, &mut sc);
@@ -305,7 +332,7 @@ mod tests {
             assert!((numeric - dacc[j]).abs() <= 0.02 * dacc[j].abs() + 0.05, "{row}: {numeric} vs {}", dacc[j]);
         }
         // PSQT: half the difference of the perspectives, in PSQT_UNIT units.
-        let them = view.them[0] as usize * BUCKETS + view.bucket;
+        let them = real_row(view.them[0] as usize) * BUCKETS + view.bucket;
         let keep = model.psqt[them];
         let e0 = model.forward(&view, &mut sc);
         model.psqt[them] = keep + 1.0;
