@@ -202,8 +202,9 @@ struct TrainArgs {
 
 fn train(args: TrainArgs) -> Result<(), String> {
     use janggi::train::{self, TrainOptions, loss::Loss};
-    if !(0.0..=1.0).contains(&args.lambda) || !(args.scale > 0.0) || !(args.lr > 0.0) {
-        return Err("--lambda must be in 0..1, --scale and --lr above 0".into());
+    let positive = |v: f32| v.is_finite() && v > 0.0;
+    if !(0.0..=1.0).contains(&args.lambda) || !positive(args.scale) || !positive(args.lr) || !positive(args.lr_gamma) {
+        return Err("--lambda must be in 0..1, --scale, --lr and --lr-gamma above 0".into());
     }
     let mut data = args.files;
     data.extend(args.data);

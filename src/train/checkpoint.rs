@@ -94,7 +94,16 @@ impl Checkpoint {
         if model.ft.iter().chain(&model.psqt).chain(&model.dense).any(|v| !v.is_finite()) {
             return Err("checkpoint holds non-finite parameters".into());
         }
-        Ok(Checkpoint { model, ft, psqt, dense, epoch: u32_at(28), records: u64_at(32), step: u64_at(40), rng: u64_at(48) })
+        Ok(Checkpoint {
+            model,
+            ft,
+            psqt,
+            dense,
+            epoch: u32_at(28),
+            records: u64_at(32),
+            step: u64_at(40),
+            rng: u64_at(48),
+        })
     }
 
     /// Writes to a temporary file then renames it, so that an interrupted write never replaces a good checkpoint.

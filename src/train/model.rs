@@ -131,8 +131,14 @@ fn material_value(kind: PieceKind) -> f32 {
 }
 
 /// The kinds in plane order (the friendly plane of kind `i` is `2i`; the generals' plane 12 has no value).
-const PLANE_KINDS: [PieceKind; 6] =
-    [PieceKind::Chariot, PieceKind::Cannon, PieceKind::Soldier, PieceKind::Horse, PieceKind::Elephant, PieceKind::Guard];
+const PLANE_KINDS: [PieceKind; 6] = [
+    PieceKind::Chariot,
+    PieceKind::Cannon,
+    PieceKind::Soldier,
+    PieceKind::Horse,
+    PieceKind::Elephant,
+    PieceKind::Guard,
+];
 
 impl Model {
     /// A fresh net from a seed: material in the virtual PSQT rows (friend +V, enemy -V, every bucket), small
@@ -267,7 +273,9 @@ impl Model {
             let hidden = |w: &mut f32| *w = w.clamp(-HIDDEN_WEIGHT_LIMIT, HIDDEN_WEIGHT_LIMIT);
             s[stack::L1_W..stack::L1_B].iter_mut().for_each(hidden);
             s[stack::L2_W..stack::L2_B].iter_mut().for_each(hidden);
-            s[stack::L3_W..stack::L3_B].iter_mut().for_each(|w| *w = w.clamp(-OUTPUT_WEIGHT_LIMIT, OUTPUT_WEIGHT_LIMIT));
+            s[stack::L3_W..stack::L3_B]
+                .iter_mut()
+                .for_each(|w| *w = w.clamp(-OUTPUT_WEIGHT_LIMIT, OUTPUT_WEIGHT_LIMIT));
         }
     }
 }
