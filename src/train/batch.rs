@@ -89,6 +89,10 @@ pub fn load_records(files: &[PathBuf]) -> Result<Vec<Record>, String> {
 pub fn dataset(records: &[&Record]) -> Result<Dataset, String> {
     let mut data = Dataset::default();
     for r in records {
+        // Feature offsets are u32 (about 60 million positions); past that, train on a subset.
+        if data.features.len() > (u32::MAX - 2 * 32) as usize {
+            return Err(format!("too many positions for one run (at most {} loaded)", data.len()));
+        }
         let pos = r.position()?;
         data.push(&pos, r.score.0, r.result);
     }
