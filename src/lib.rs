@@ -18,4 +18,5 @@ pub mod search;
 pub mod shard;
 pub mod status;
 pub mod text;
+pub mod train;
 pub mod tune;
