@@ -3,6 +3,8 @@
 //! default; any engine of `engines.toml` can be used instead, driven as the match runner drives it.
 
 use crate::board::{Color, Move, Notation, Outcome, Position, Rules};
+use crate::eval::evaluator::Evaluator;
+use crate::eval::nnue::default_network;
 use crate::game_review::{GameReview, Judgement, MoveReview, PositionFinding, PositionReview};
 use crate::notation::korean;
 use crate::protocol::client::{EngineProcess, EngineSpec, Failure, Reply};
@@ -52,6 +54,8 @@ pub struct AnalyzeOptions {
     pub shard: Option<Shard>,
     /// Moves also in Korean notation (`*_korean` keys beside the coordinate ones).
     pub korean: bool,
+    /// The built-in search's evaluation (the embedded default net unless set).
+    pub evaluator: Evaluator,
 }
 
 impl Default for AnalyzeOptions {
@@ -68,6 +72,7 @@ impl Default for AnalyzeOptions {
             shard: None,
             blunder_cp: DEFAULT_BLUNDER_CP,
             korean: false,
+            evaluator: Evaluator::Nnue(default_network()),
         }
     }
 }
@@ -180,6 +185,7 @@ impl Analyzer {
         match &opts.engine {
             None => {
                 let mut engine = Engine::silent(opts.hash_mb);
+                engine.set_evaluator(opts.evaluator.clone());
                 engine.set_threads(1);
                 engine.set_multipv(opts.multipv.max(1));
                 Ok(Analyzer::InProcess(Box::new(engine)))

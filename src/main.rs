@@ -63,9 +63,8 @@ enum Tool {
     Bench {
         #[arg(long, default_value_t = janggi::bench::BENCH_DEPTH)]
         depth: u32,
-        /// Evaluate with this net (Fairy-Stockfish's Janggi NNUE format) instead of the classical evaluation.
-        #[arg(long)]
-        net: Option<PathBuf>,
+        #[command(flatten)]
+        eval: EvalChoice,
     },
     /// Play configured engines against each other, every move refereed by our rules (see engines.toml).
     Match(MatchArgs),
@@ -135,6 +134,31 @@ enum NnueTool {
     },
 }
 
+/// Which evaluation the built-in search uses: the embedded default net unless told otherwise.
+#[derive(Args, Clone, Debug)]
+struct EvalChoice {
+    /// Evaluate with this net file (Fairy-Stockfish's Janggi NNUE format) instead of the embedded default net.
+    #[arg(long, conflicts_with = "classical")]
+    net: Option<PathBuf>,
+    /// Evaluate with the classical (hand-written) evaluation instead of a net.
+    #[arg(long)]
+    classical: bool,
+}
+
+impl EvalChoice {
+    fn evaluator(&self) -> Result<janggi::eval::evaluator::Evaluator, String> {
+        use janggi::eval::evaluator::Evaluator;
+        use janggi::eval::nnue::{Network, default_network};
+        Ok(match (&self.net, self.classical) {
+            (_, true) => Evaluator::Classical,
+            (Some(path), false) => Evaluator::Nnue(std::sync::Arc::new(
+                Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
+            )),
+            (None, false) => Evaluator::Nnue(default_network()),
+        })
+    }
+}
+
 /// `janggi diagram`.
 #[derive(Args)]
 struct DiagramArgs {
@@ -165,7 +189,7 @@ struct TrainArgs {
     /// A datagen file of held-out positions (instead of --val-fraction of the data).
     #[arg(long)]
     val: Option<PathBuf>,
-    /// Share of the data held out (the last records after a seeded shuffle).
+    /// Share of the data held out, as blocks of consecutive records (whole games) drawn by the seed.
     #[arg(long, default_value_t = janggi::train::defaults::VAL_FRACTION)]
     val_fraction: f64,
     #[arg(long, default_value_t = janggi::train::defaults::EPOCHS)]
@@ -185,6 +209,10 @@ struct TrainArgs {
     /// Centipawns per unit of the win-probability sigmoid.
     #[arg(long, default_value_t = janggi::train::defaults::SCALE_CP)]
     scale: f32,
+    /// Also train on each position's mirror image (files a..i reversed: the rules are symmetric), doubling the
+    /// training set; the held-out set is kept as it is.
+    #[arg(long)]
+    mirror: bool,
     #[arg(long, default_value_t = 1)]
     threads: usize,
     #[arg(long, default_value_t = janggi::train::defaults::SEED)]
@@ -218,6 +246,7 @@ fn train(args: TrainArgs) -> Result<(), String> {
         lr_drop_every: args.lr_drop_every,
         lr_gamma: args.lr_gamma,
         loss: Loss { lambda: args.lambda, scale: args.scale },
+        mirror: args.mirror,
         threads: args.threads,
         seed: args.seed,
         resume: args.resume.is_some(),
@@ -232,6 +261,7 @@ fn train(args: TrainArgs) -> Result<(), String> {
         println!("{}", r.line())
     })?;
     println!("positions: {} training, {} held out", summary.train_positions, summary.val_positions);
+    println!("held-out loss of the classical evaluation on the same targets: {:.6}", summary.classical_val_loss);
     if let (Some(path), Some((n, mad))) = (&opts.out, summary.out_check) {
         println!("wrote {}: mean |float - quantised| {mad:.2} cp over {n} held-out positions", path.display());
     }
@@ -283,6 +313,8 @@ struct DatagenArgs {
     hash: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[command(flatten)]
+    eval: EvalChoice,
     /// Play only the games whose number is ≡ I (mod N), into the output's own shard file.
     #[arg(long, help = SHARD_HELP)]
     shard: Option<String>,
@@ -384,6 +416,7 @@ fn datagen(args: DatagenArgs) -> Result<ExitCode, String> {
             resign_score: args.resign_score,
             resign_plies: args.resign_plies,
             hash_mb: args.hash,
+            evaluator: args.eval.evaluator()?,
         },
         games: args.games,
         threads: args.threads,
@@ -636,6 +669,9 @@ struct AnalyzeArgs {
     /// Hash table size per search in MB (built-in search).
     #[arg(long, default_value_t = analyze::DEFAULT_HASH_MB)]
     hash: usize,
+    /// The built-in search's evaluation.
+    #[command(flatten)]
+    eval: EvalChoice,
     /// Centipawns lost against the best move that mark a blunder (PGN input).
     #[arg(long, default_value_t = analyze::DEFAULT_BLUNDER_CP)]
     blunder: i32,
@@ -683,7 +719,7 @@ fn main() -> ExitCode {
             perft(&variant, &fen, &moves, depth, divide, threads)
         }
         Some(Tool::Status) => janggi::status::run(std::io::stdin().lock(), std::io::stdout().lock()),
-        Some(Tool::Bench { depth, net }) => bench(depth, net.as_deref()),
+        Some(Tool::Bench { depth, eval }) => eval.evaluator().and_then(|e| bench(depth, &e)),
         Some(Tool::Tune { step }) => tune(step),
         Some(Tool::Setups) => {
             for fen in janggi::board::setups::all_setups() {
@@ -703,15 +739,8 @@ fn main() -> ExitCode {
 }
 
 /// `janggi bench`: the node count on stdout, one line per position and the speed on stderr.
-fn bench(depth: u32, net: Option<&std::path::Path>) -> Result<(), String> {
-    use janggi::eval::evaluator::Evaluator;
-    let evaluator = match net {
-        Some(path) => Evaluator::Nnue(std::sync::Arc::new(
-            janggi::eval::nnue::Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        )),
-        None => Evaluator::Classical,
-    };
-    let result = janggi::bench::run_with(depth, &evaluator, |i, fen, nodes| {
+fn bench(depth: u32, evaluator: &janggi::eval::evaluator::Evaluator) -> Result<(), String> {
+    let result = janggi::bench::run_with(depth, evaluator, |i, fen, nodes| {
         eprintln!("position {:>2}: {nodes:>10} nodes  {fen}", i + 1)
     });
     println!("{} nodes {} nps", result.nodes, result.nps());
@@ -799,6 +828,7 @@ fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
         multipv: args.multipv,
         threads: args.threads,
         hash_mb: args.hash.max(1),
+        evaluator: args.eval.evaluator()?,
         blunder_cp: args.blunder,
         shard: janggi::shard::from_flag_and_env(args.shard.as_deref())?,
         korean: args.notation == "korean",

@@ -52,14 +52,15 @@ fn positions_give_json_lines_and_a_mate_in_two() {
         "{START}\n# a comment\n\n{MATE_IN_2}\n{} id \"epd start\"; hmvc 0;\n{MATED_IN_3}\n{MATED}\n",
         START.split(' ').take(4).collect::<Vec<_>>().join(" ")
     );
-    let (values, out) = analyze(&["--depth", "8"], &input);
+    // Depth 10: with the default net, depth 8 finds a mate in 4 before the mate in 2.
+    let (values, out) = analyze(&["--depth", "10"], &input);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(values.len(), 5);
     for v in &values {
         check_position_keys(v);
     }
     assert_eq!(values[0]["fen"], START);
-    assert_eq!(values[0]["depth"], 8);
+    assert_eq!(values[0]["depth"], 10);
     assert!(values[0]["nodes"].as_u64().unwrap() > 0);
     assert_eq!(values[1]["score"]["mate"], 2, "{}", values[1]);
     assert_eq!(values[1]["pv"].as_array().unwrap().len(), 3);

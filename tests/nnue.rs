@@ -355,14 +355,6 @@ fn only_the_saturating_net_reaches_sixteen_bit_saturation() {
 }
 
 /// Sends `eval` then `isready`; returns the lines in between.
-fn eval_lines(e: &mut Engine) -> Vec<String> {
-    e.send("eval");
-    e.send("isready");
-    let mut lines = e.read_until(|l| l == "readyok");
-    lines.pop();
-    lines
-}
-
 #[test]
 fn the_protocol_loads_eval_file_prints_the_table_and_keeps_the_net_on_a_bad_file() {
     let dir = temp_dir("protocol");
@@ -389,26 +381,30 @@ fn the_protocol_loads_eval_file_prints_the_table_and_keeps_the_net_on_a_bad_file
 
     let mut e = Engine::start_uci();
     e.send(&format!("position startpos moves {}", moves.join(" ")));
-    let classical = eval_lines(&mut e);
+    let default_net = e.eval_lines();
+    assert!(default_net.iter().any(|l| l.contains("NNUE evaluation")), "the embedded default net's table");
+    e.send("setoption name EvalFile value <empty>");
+    let classical = e.eval_lines();
     assert!(!classical.iter().any(|l| l.contains("NNUE")), "no net, no NNUE table");
+    assert_eq!(&default_net[..classical.len()], &classical[..]);
 
     e.send("setoption name EvalFile value /no/such/janggi.nnue");
     e.read_until(|l| l.starts_with("info string error: cannot read net file /no/such/janggi.nnue"));
     e.send(&format!("setoption name EvalFile value {}", net.display()));
     e.sync();
-    let with_net = eval_lines(&mut e);
+    let with_net = e.eval_lines();
     assert_eq!(&with_net[..classical.len()], &classical[..], "the classical terms come first");
     assert_eq!(&with_net[classical.len()..], &expected[..], "then exactly what janggi nnue eval prints");
 
     e.send(&format!("setoption name EvalFile value {}", cut.display()));
     e.read_until(|l| l.starts_with("info string error: net file truncated"));
-    assert_eq!(eval_lines(&mut e), with_net, "a refused file keeps the net loaded before");
+    assert_eq!(e.eval_lines(), with_net, "a refused file keeps the net loaded before");
 
     e.send("setoption name Use NNUE value false");
-    assert_eq!(eval_lines(&mut e), classical);
+    assert_eq!(e.eval_lines(), classical);
     e.send("setoption name Use NNUE value true");
-    assert_eq!(eval_lines(&mut e), with_net);
+    assert_eq!(e.eval_lines(), with_net);
     e.send("setoption name EvalFile value <empty>");
-    assert_eq!(eval_lines(&mut e), classical);
+    assert_eq!(e.eval_lines(), classical);
     std::fs::remove_dir_all(dir).ok();
 }

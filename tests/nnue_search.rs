@@ -66,7 +66,15 @@ fn assert_legal(position: &str, best: &str) {
 fn eval_file_and_use_nnue_choose_the_evaluation_of_the_next_search() {
     let net = random_net_file("options", 7);
     let mut e = Uci::start_uci();
+    let default_net: Vec<(String, u64)> = POSITIONS.iter().map(|p| search(&mut e, p, 6)).collect();
+    e.send("setoption name EvalFile value <empty>");
     let classical: Vec<(String, u64)> = POSITIONS.iter().map(|p| search(&mut e, p, 6)).collect();
+    for ((position, (_, nodes)), (_, classical_nodes)) in POSITIONS.iter().zip(&default_net).zip(&classical) {
+        assert_ne!(
+            nodes, classical_nodes,
+            "the embedded default net searches {position}, not the classical evaluation"
+        );
+    }
 
     e.send(&format!("setoption name EvalFile value {}", net.display()));
     let with_net: Vec<(String, u64)> = POSITIONS.iter().map(|p| search(&mut e, p, 6)).collect();

@@ -186,3 +186,31 @@ fn bad_data_files_are_refused_with_their_names() {
     let err = failed(train(&dir, &[data, "--val", "garbage.bin"]));
     assert!(err.contains("garbage.bin"), "{err}");
 }
+
+/// The numbers after a prefix on a line of the output.
+fn counts_after(out: &Output, prefix: &str) -> Vec<f64> {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("no '{prefix}' in {text}"));
+    line[prefix.len()..].split(|c: char| !(c.is_ascii_digit() || c == '.')).filter_map(|w| w.parse().ok()).collect()
+}
+
+/// `--mirror` adds each training position's mirror image (the held-out set is kept as it is), and every run
+/// reports the classical evaluation's held-out loss on the same targets, the bar a net has to clear.
+#[test]
+fn mirror_doubles_the_training_set_and_the_classical_loss_is_the_bar() {
+    let dir = workdir("mirror");
+    let data = generate(&dir);
+    let run = |extra: &[&str]| {
+        let mut all = vec![data, "--epochs", "1"];
+        all.extend_from_slice(&QUICK);
+        all.extend_from_slice(extra);
+        ok(train(&dir, &all))
+    };
+    let (plain, mirrored) = (run(&["--dir", "plain"]), run(&["--dir", "mirrored", "--mirror"]));
+    let (p, m) = (counts_after(&plain, "positions: "), counts_after(&mirrored, "positions: "));
+    assert_eq!(m[0], 2.0 * p[0], "twice the training positions");
+    assert_eq!(m[1], p[1], "the same held-out positions");
+    let bar = "held-out loss of the classical evaluation on the same targets: ";
+    let (cp, cm) = (counts_after(&plain, bar)[0], counts_after(&mirrored, bar)[0]);
+    assert!(cp > 0.0 && cp < 0.25 && cp == cm, "{cp} {cm}");
+}

@@ -6,6 +6,7 @@ use super::record::{Centipawns, GameResult, Record};
 use crate::board::rules::Adjudication;
 use crate::board::splitmix::SplitMix;
 use crate::board::{Color, Outcome, Position, Rules};
+use crate::eval::evaluator::Evaluator;
 use crate::search::Limits;
 use crate::search::engine::{Engine, Finish};
 
@@ -27,6 +28,8 @@ pub struct GameSettings {
     pub resign_plies: usize,
     /// The transposition table of the game's engine (MB).
     pub hash_mb: usize,
+    /// The evaluation the games are played with (generation 0: classical; later: the previous net).
+    pub evaluator: Evaluator,
 }
 
 /// How a game ended when the rule set did not end it: decided as the rule set decides its move-count rule.
@@ -50,6 +53,7 @@ pub fn play(opening: &str, seed: u64, settings: &GameSettings) -> Result<Vec<Rec
     let mut rng = SplitMix(seed);
     let mut pos = Position::from_fen(opening, settings.rules).map_err(|e| format!("bad opening '{opening}': {e}"))?;
     let mut engine = Engine::silent(settings.hash_mb);
+    engine.set_evaluator(settings.evaluator.clone());
     // Kept positions; their results are filled in when the game is over.
     let mut kept: Vec<Record> = Vec::new();
     // Plies in a row that one side (the colour) has been judged winning by at least the resign score.

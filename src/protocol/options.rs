@@ -2,7 +2,7 @@
 
 use super::message::{OptionKind, OptionSpec};
 use crate::board::Rules;
-use crate::eval::nnue::Network;
+use crate::eval::nnue::{DEFAULT_NET_NAME, Network, default_network};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -30,7 +30,8 @@ pub struct Options {
     pub show_wdl: bool,
     /// UCCI: times in milliseconds instead of seconds.
     pub usemillisec: bool,
-    /// The net of `EvalFile`, read once when the option is set and shared by every thread.
+    /// The net of `EvalFile`, read once when the option is set and shared by every thread: the embedded default
+    /// net until another file is set; none (the classical evaluation) after `EvalFile` is set empty.
     pub eval_file: Option<LoadedNet>,
     /// `Use NNUE`: evaluate with the net when one is loaded (the classical evaluation otherwise).
     pub use_nnue: bool,
@@ -41,6 +42,13 @@ pub struct Options {
 pub struct LoadedNet {
     pub path: String,
     pub net: Arc<Network>,
+}
+
+impl LoadedNet {
+    /// The embedded default net, under its file name.
+    pub fn default_net() -> LoadedNet {
+        LoadedNet { path: DEFAULT_NET_NAME.to_string(), net: default_network() }
+    }
 }
 
 impl Options {
@@ -65,7 +73,7 @@ impl Default for Options {
             analyse_mode: false,
             show_wdl: false,
             usemillisec: false,
-            eval_file: None,
+            eval_file: Some(LoadedNet::default_net()),
             use_nnue: true,
         }
     }
@@ -106,7 +114,7 @@ pub fn specs() -> Vec<OptionSpec> {
         spin("UCI_Elo", MAX_ELO, MIN_ELO, MAX_ELO),
         check("UCI_AnalyseMode", false),
         check("UCI_ShowWDL", false),
-        OptionSpec { name: "EvalFile".into(), kind: OptionKind::String { default: String::new() } },
+        OptionSpec { name: "EvalFile".into(), kind: OptionKind::String { default: DEFAULT_NET_NAME.into() } },
         check("Use NNUE", true),
     ]
 }
@@ -193,8 +201,12 @@ impl Options {
             }
             "evalfile" => {
                 let path = value.unwrap_or("").trim();
+                // The default name means the embedded net, as in the reference, unless a file of that name is
+                // where the engine runs (then that file, as any other path).
                 self.eval_file = if path.is_empty() || path == "<empty>" {
                     None
+                } else if path == DEFAULT_NET_NAME && !Path::new(path).exists() {
+                    Some(LoadedNet::default_net())
                 } else {
                     let net = Network::load(Path::new(path)).map_err(|e| e.to_string())?;
                     Some(LoadedNet { path: path.to_string(), net: Arc::new(net) })

@@ -4,6 +4,7 @@
 use crate::board::Position;
 use crate::datagen::record::{self, GameResult, Record};
 use crate::eval::nnue::features::{active_features, stack_index};
+use crate::eval::nnue::search_value::material_factor;
 use std::path::PathBuf;
 
 /// One position: where its features start in `Dataset::features`, how many each perspective has, and its labels.
@@ -18,6 +19,9 @@ pub struct Sample {
     pub score: i16,
     /// The game's result for the side to move: 0 loss, 1 draw, 2 win.
     pub result: u8,
+    /// The search's material factor for this position (`search_value::material_factor`): the loss compares the
+    /// target with the net's output times this, the value the search will use.
+    pub value_scale: f32,
 }
 
 impl Sample {
@@ -60,7 +64,8 @@ impl Dataset {
         }
         let count = list.len() as u8;
         let bucket = stack_index(count as usize) as u8;
-        self.samples.push(Sample { offset, count, bucket, score, result: result as u8 });
+        let value_scale = material_factor(pos);
+        self.samples.push(Sample { offset, count, bucket, score, result: result as u8, value_scale });
     }
 
     pub fn view(&self, i: usize) -> SampleFeatures<'_> {
@@ -85,16 +90,26 @@ pub fn load_records(files: &[PathBuf]) -> Result<Vec<Record>, String> {
     Ok(records)
 }
 
-/// The positions of records (in the order given).
-pub fn dataset(records: &[&Record]) -> Result<Dataset, String> {
+/// The positions of records (in the order given), each followed by its mirror image when `mirror` is set.
+pub fn dataset(records: &[&Record], mirror: bool) -> Result<Dataset, String> {
     let mut data = Dataset::default();
     for r in records {
-        // Feature offsets are u32 (about 60 million positions); past that, train on a subset.
-        if data.features.len() > (u32::MAX - 2 * 32) as usize {
-            return Err(format!("too many positions for one run (at most {} loaded)", data.len()));
+        if mirror {
+            check_room(&data)?;
+            let pos = r.mirrored().position()?;
+            data.push(&pos, r.score.0, r.result);
         }
+        check_room(&data)?;
         let pos = r.position()?;
         data.push(&pos, r.score.0, r.result);
     }
     Ok(data)
+}
+
+/// Feature offsets are u32 (about 60 million positions); past that, train on a subset.
+fn check_room(data: &Dataset) -> Result<(), String> {
+    if data.features.len() > (u32::MAX - 2 * 32) as usize {
+        return Err(format!("too many positions for one run (at most {} loaded)", data.len()));
+    }
+    Ok(())
 }

@@ -21,11 +21,18 @@ impl Loss {
         self.lambda * sigmoid(f32::from(s.score) / self.scale) + (1.0 - self.lambda) * s.result_target()
     }
 
-    /// The loss of one position and its derivative by the evaluation (internal units).
+    /// The loss of one position and its derivative by the net's output (internal units): the output is
+    /// compared as the search will use it, times the position's material factor, in centipawns.
     pub fn of(&self, eval_internal: f32, s: &Sample) -> (f32, f32) {
-        let p = sigmoid(eval_internal * CP_PER_INTERNAL / self.scale);
+        let cp_per_unit = CP_PER_INTERNAL * s.value_scale;
+        let (l, g) = self.of_cp(eval_internal * cp_per_unit, s);
+        (l, g * cp_per_unit)
+    }
+
+    /// The loss of an evaluation in centipawns (side to move's view) and its derivative by it.
+    pub fn of_cp(&self, eval_cp: f32, s: &Sample) -> (f32, f32) {
+        let p = sigmoid(eval_cp / self.scale);
         let diff = p - self.target(s);
-        let grad = 2.0 * diff * p * (1.0 - p) * CP_PER_INTERNAL / self.scale;
-        (diff * diff, grad)
+        (diff * diff, 2.0 * diff * p * (1.0 - p) / self.scale)
     }
 }

@@ -24,11 +24,15 @@ use std::time::Instant;
 
 use crate::board::Position;
 use crate::board::splitmix::SplitMix;
+use crate::datagen::record::Record;
+use crate::eval::evaluate;
 use crate::eval::nnue::arch::{BUCKETS, KING_BUCKETS, TRANSFORMED_DIMENSIONS};
+use crate::eval::params::Params;
 
 /// The command's defaults.
 pub mod defaults {
-    pub const LAMBDA: f32 = 0.75;
+    /// The search score alone (docs/training.md, "Why λ = 1").
+    pub const LAMBDA: f32 = 1.0;
     pub const SCALE_CP: f32 = 400.0;
     pub const LR: f32 = 1e-3;
     pub const BATCH: usize = 16384;
@@ -40,6 +44,10 @@ pub mod defaults {
     pub const SEED: u64 = 1;
     /// Held-out positions on which the float and quantised nets are compared.
     pub const CHECK_POSITIONS: usize = 10_000;
+    /// Records per held-out block (about 30 games of datagen's default length).
+    pub const VAL_BLOCK: usize = 4096;
+    /// Small sets are cut into at least this many blocks, so that a held-out fraction is still a few blocks.
+    pub const MIN_VAL_BLOCKS: usize = 64;
 }
 
 /// Mixed into the seed for the per-epoch shuffles, so that they differ from the held-out split's shuffle.
@@ -58,6 +66,8 @@ pub struct TrainOptions {
     pub lr_drop_every: u32,
     pub lr_gamma: f32,
     pub loss: Loss,
+    /// Train on every position and its mirror image (files reversed).
+    pub mirror: bool,
     pub threads: usize,
     pub seed: u64,
     /// Where checkpoints and per-epoch nets go.
@@ -105,6 +115,8 @@ pub struct Summary {
     pub val_positions: usize,
     /// The `--out` net's check: positions compared and the mean absolute difference (cp).
     pub out_check: Option<(usize, f64)>,
+    /// The held-out loss of the classical evaluation on the same positions and targets.
+    pub classical_val_loss: f64,
 }
 
 /// The learning rate of an epoch (from 1).
@@ -121,11 +133,32 @@ fn shuffle<T>(items: &mut [T], rng: &mut SplitMix) {
     }
 }
 
+/// Splits records (in file order) into training and held-out sets by whole blocks of consecutive records, about
+/// `held` held out. A game's positions are consecutive in a datagen file and alike, so a split by position would
+/// put most games on both sides and the held-out loss would reward memorising games; by blocks, only the games
+/// that straddle a block's ends are shared.
+fn hold_out_blocks(all: Vec<&Record>, held: usize, seed: u64) -> (Vec<&Record>, Vec<Record>) {
+    let block = (all.len() / defaults::MIN_VAL_BLOCKS).clamp(1, defaults::VAL_BLOCK);
+    let mut blocks: Vec<_> = all.chunks(block).collect();
+    shuffle(&mut blocks, &mut SplitMix(seed));
+    let (mut train, mut val) = (Vec::new(), Vec::new());
+    for b in blocks {
+        if val.len() < held {
+            val.extend(b.iter().map(|&r| r.clone()));
+        } else {
+            train.extend_from_slice(b);
+        }
+    }
+    (train, val)
+}
+
 /// The training and held-out sets and the positions of the float/quantised check.
 struct Data {
     train: Dataset,
     val: Dataset,
     check: Vec<Position>,
+    /// The held-out loss of the classical evaluation: what a net must beat to predict better than it.
+    classical_val_loss: f64,
 }
 
 fn load_data(opts: &TrainOptions) -> Result<Data, String> {
@@ -133,20 +166,18 @@ fn load_data(opts: &TrainOptions) -> Result<Data, String> {
         return Err("no data: give one or more datagen files (--data FILE… or as arguments)".into());
     }
     let records = batch::load_records(&opts.data)?;
-    let mut all: Vec<_> = records.iter().collect();
+    let all: Vec<_> = records.iter().collect();
     let (train, val_records) = match &opts.val {
         Some(path) => (all, batch::load_records(std::slice::from_ref(path))?),
         None => {
             if !(0.0..1.0).contains(&opts.val_fraction) {
                 return Err(format!("--val-fraction {} is not in 0..1", opts.val_fraction));
             }
-            shuffle(&mut all, &mut SplitMix(opts.seed));
             let held = ((all.len() as f64 * opts.val_fraction).round() as usize).max(1);
             if all.len() <= held {
                 return Err(format!("{} records are too few to hold {held} out for validation", all.len()));
             }
-            let val: Vec<_> = all.split_off(all.len() - held).into_iter().cloned().collect();
-            (all, val)
+            hold_out_blocks(all, held, opts.seed)
         }
     };
     if train.is_empty() || val_records.is_empty() {
@@ -154,7 +185,20 @@ fn load_data(opts: &TrainOptions) -> Result<Data, String> {
     }
     let check = val_records.iter().take(defaults::CHECK_POSITIONS).map(|r| r.position()).collect::<Result<_, _>>()?;
     let val_refs: Vec<_> = val_records.iter().collect();
-    Ok(Data { train: batch::dataset(&train)?, val: batch::dataset(&val_refs)?, check })
+    let val = batch::dataset(&val_refs, false)?;
+    let classical_val_loss = classical_loss(&val_records, &val, &opts.loss)?;
+    Ok(Data { train: batch::dataset(&train, opts.mirror)?, val, check, classical_val_loss })
+}
+
+/// Mean loss of the classical evaluation on records (with their samples, in the same order).
+fn classical_loss(records: &[Record], samples: &Dataset, loss: &Loss) -> Result<f64, String> {
+    let params = Params::default();
+    let total = records
+        .par_iter()
+        .zip(samples.samples.par_iter())
+        .map(|(r, s)| Ok(f64::from(loss.of_cp(evaluate(&r.position()?, &params) as f32, s).0)))
+        .sum::<Result<f64, String>>()?;
+    Ok(total / records.len().max(1) as f64)
 }
 
 /// Buffers reused from batch to batch.
@@ -312,7 +356,12 @@ fn train(opts: &TrainOptions, report: &mut (dyn FnMut(&EpochReport) + Send)) -> 
     // A bad checkpoint is refused before the data is read.
     let resumed = if opts.resume { Some(Checkpoint::load(&checkpoint_path)?) } else { None };
     let data = load_data(opts)?;
-    log::info!("{} training and {} held-out positions loaded", data.train.len(), data.val.len());
+    log::info!(
+        "{} training and {} held-out positions loaded; classical evaluation's held-out loss {:.6}",
+        data.train.len(),
+        data.val.len(),
+        data.classical_val_loss
+    );
     let mut state = match resumed {
         Some(c) => {
             if c.records != data.train.len() as u64 {
@@ -378,5 +427,10 @@ fn train(opts: &TrainOptions, report: &mut (dyn FnMut(&EpochReport) + Send)) -> 
         }
         None => None,
     };
-    Ok(Summary { train_positions: data.train.len(), val_positions: data.val.len(), out_check })
+    Ok(Summary {
+        train_positions: data.train.len(),
+        val_positions: data.val.len(),
+        out_check,
+        classical_val_loss: data.classical_val_loss,
+    })
 }

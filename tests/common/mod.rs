@@ -107,6 +107,15 @@ impl Engine {
         lines.last().unwrap().split_whitespace().nth(1).unwrap_or("").to_string()
     }
 
+    /// The lines `eval` prints (read up to the `readyok` of an `isready` sent after it).
+    pub fn eval_lines(&mut self) -> Vec<String> {
+        self.send("eval");
+        self.send("isready");
+        let mut lines = self.read_until(|l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
     /// The `Fen:` line of `d` (the whole output of `d` is read).
     pub fn fen(&mut self) -> String {
         self.send("d");

@@ -4,6 +4,7 @@
 
 pub mod accumulator;
 pub mod arch;
+pub mod default_net;
 pub mod digest;
 pub mod evaluate;
 pub mod features;
@@ -15,6 +16,7 @@ pub mod search_value;
 pub mod trace;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
+pub use default_net::{DEFAULT_NET_NAME, default_network};
 pub use evaluate::{BucketTrace, RawOutput, evaluate, output, propagate, trace_buckets};
 pub use kernels::Kernel;
 pub use network::{NetError, Network};

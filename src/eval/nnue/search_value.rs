@@ -28,6 +28,17 @@ pub fn material(pos: &Position, side: Color) -> i32 {
     PieceKind::ALL.iter().map(|&k| MATERIAL_MG[k.index()] * (pos.kind_bb(k) & ours).count() as i32).sum()
 }
 
+/// The material factor of the scaling, in 1/`SCALE_ONE`, for both sides' material together.
+pub fn material_scale(total_material: i32) -> i32 {
+    SCALE_BASE + SCALE_PER_MATERIAL * total_material / SCALE_ONE
+}
+
+/// The material factor of a position as a fraction: what the search multiplies the net's output by (before the
+/// small PSQT/layer reweighting), so a trainer can fit the value the search will see.
+pub fn material_factor(pos: &Position) -> f32 {
+    material_scale(material(pos, Color::Cho) + material(pos, Color::Han)) as f32 / SCALE_ONE as f32
+}
+
 /// The evaluation the search uses, in centipawns for the side to move.
 pub fn search_value(raw: RawOutput, pos: &Position) -> i32 {
     let (cho, han) = (material(pos, Color::Cho), material(pos, Color::Han));
@@ -37,7 +48,6 @@ pub fn search_value(raw: RawOutput, pos: &Position) -> i32 {
         + (WEIGHT_ONE + shift) as i64 * raw.positional as i64)
         / WEIGHT_ONE as i64;
     let internal = weighted / OUTPUT_SCALE as i64;
-    let scale = (SCALE_BASE + SCALE_PER_MATERIAL * (cho + han) / SCALE_ONE) as i64;
-    let scaled = internal * scale / SCALE_ONE as i64;
+    let scaled = internal * material_scale(cho + han) as i64 / SCALE_ONE as i64;
     (scaled * 100 / PAWN_VALUE_EG as i64).clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }

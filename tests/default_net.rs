@@ -1,0 +1,104 @@
+//! The default net: the file committed in `nets/` is the one embedded in the binary, named by its sha256, the
+//! evaluation the engine plays with when no `EvalFile` is set, and announced as `EvalFile`'s default value as
+//! Fairy-Stockfish announces its own; `Use NNUE false` or an empty `EvalFile` return to the classical evaluation;
+//! `bench`, `analyze` and `datagen` use it unless told `--classical` or `--net FILE`.
+
+mod batch;
+mod common;
+
+use batch::janggi;
+use common::Engine;
+use janggi::eval::nnue::DEFAULT_NET_NAME;
+use janggi::eval::nnue::digest::sha256_hex;
+use std::path::PathBuf;
+
+fn committed_net() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("nets").join(DEFAULT_NET_NAME)
+}
+
+fn stdout(out: std::process::Output) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_committed_net_is_named_by_its_sha256_and_is_the_only_one() {
+    let bytes = std::fs::read(committed_net()).unwrap();
+    assert_eq!(DEFAULT_NET_NAME, format!("janggi-{}.nnue", &sha256_hex(&bytes)[..12]));
+    let nets: Vec<_> = std::fs::read_dir(committed_net().parent().unwrap()).unwrap().collect();
+    assert_eq!(nets.len(), 1, "nets/ holds the default net only");
+}
+
+#[test]
+fn the_engine_announces_and_evaluates_with_the_embedded_net() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = e.read_until(|l| l == "uciok");
+    let line = format!("option name EvalFile type string default {DEFAULT_NET_NAME}");
+    assert!(hello.contains(&line), "{hello:?}");
+
+    // What the engine prints is what `janggi nnue eval` prints for the committed file.
+    let dir = batch::workdir("default_net", "eval");
+    let fen = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+    let net = committed_net();
+    let tool = stdout(janggi(&dir, &["nnue", "eval", "--net", net.to_str().unwrap(), "--fen", fen], &[]));
+    e.send(&format!("position fen {fen}"));
+    let default_net = e.eval_lines();
+    assert!(default_net.join("\n").ends_with(tool.trim_end()), "{default_net:?}\n{tool}");
+
+    e.send("setoption name Use NNUE value false");
+    let classical = e.eval_lines();
+    assert!(!classical.iter().any(|l| l.contains("NNUE")));
+    e.send("setoption name Use NNUE value true");
+    assert_eq!(e.eval_lines(), default_net);
+    e.send("setoption name EvalFile value <empty>");
+    assert_eq!(e.eval_lines(), classical);
+    // The default name brings the embedded net back (no file of that name where the engine runs).
+    e.send(&format!("setoption name EvalFile value {DEFAULT_NET_NAME}"));
+    assert_eq!(e.eval_lines(), default_net);
+}
+
+#[test]
+fn bench_analyze_and_datagen_use_the_default_net_unless_told_otherwise() {
+    let dir = batch::workdir("default_net", "tools");
+    let net = committed_net();
+    let net = net.to_str().unwrap();
+    let bench = |extra: &[&str]| {
+        let mut args = vec!["bench", "--depth", "6"];
+        args.extend_from_slice(extra);
+        stdout(janggi(&dir, &args, &[])).split_whitespace().next().unwrap().to_string()
+    };
+    let (default, file, classical) = (bench(&[]), bench(&["--net", net]), bench(&["--classical"]));
+    assert_eq!(default, file, "bench searches with the embedded net");
+    assert_ne!(default, classical);
+
+    let fen = "3k5/9/9/9/4P4/9/9/9/5K3/R7R w - - 0 1\n";
+    let analyze = |extra: &[&str]| {
+        let mut args = vec!["analyze", "--nodes", "3000"];
+        args.extend_from_slice(extra);
+        let mut child = std::process::Command::new(batch::BIN)
+            .current_dir(&dir)
+            .args(&args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), fen.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let v: serde_json::Value = serde_json::from_str(stdout(out).trim()).unwrap();
+        v["nodes"].clone()
+    };
+    assert_eq!(analyze(&[]), analyze(&["--net", net]));
+
+    let datagen = |name: &str, extra: &[&str]| {
+        let mut args = vec!["datagen", "--games", "2", "--nodes", "300", "--seed", "5", "--out", name];
+        args.extend_from_slice(extra);
+        stdout(janggi(&dir, &args, &[]));
+        std::fs::read(dir.join(name)).unwrap()
+    };
+    let (default, file, classical) =
+        (datagen("a.bin", &[]), datagen("b.bin", &["--net", net]), datagen("c.bin", &["--classical"]));
+    assert_eq!(default, file, "datagen plays with the embedded net");
+    assert_ne!(default, classical);
+}
