@@ -29,6 +29,32 @@ fn the_committed_net_is_named_by_its_sha256_and_is_the_only_one() {
     assert_eq!(nets.len(), 1, "nets/ holds the default net only");
 }
 
+/// Fairy-Stockfish's `eval` tables for the shipped net on 200 positions of random games in the four host rule
+/// sets (`tools/nnue_compare.py --net nets/… --write-data`; 2,000 positions compared, none differed). Re-record
+/// them when the default net changes.
+const FS_TABLES: &str = "tests/data/nnue_fs_eval_default_net.tsv";
+
+#[test]
+fn fairy_stockfish_evaluates_the_shipped_net_exactly_as_we_do() {
+    let text = std::fs::read_to_string(FS_TABLES).unwrap();
+    let expected: Vec<(&str, &str)> =
+        text.lines().filter(|l| !l.starts_with('#')).map(|l| l.split_once('\t').unwrap()).collect();
+    assert!(expected.len() >= 200, "{} recorded positions", expected.len());
+    let fens: String = expected.iter().map(|(fen, _)| format!("{fen}\n")).collect();
+    let mut child = std::process::Command::new(batch::BIN)
+        .args(["nnue", "eval", "--net", committed_net().to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), fens.as_bytes()).unwrap();
+    let ours = common::nnue_summaries(&stdout(child.wait_with_output().unwrap()));
+    assert_eq!(ours.len(), expected.len());
+    for ((fen, theirs), (our_fen, mine)) in expected.iter().zip(&ours) {
+        assert_eq!((fen, theirs), (&our_fen.as_str(), &mine.as_str()));
+    }
+}
+
 #[test]
 fn the_engine_announces_and_evaluates_with_the_embedded_net() {
     let mut e = Engine::start();

@@ -68,32 +68,6 @@ fn write_recorded_net(dir: &Path) -> PathBuf {
     path
 }
 
-/// Our bucket rows as the comparison tool records them: per bucket `material,positional,total` with `*` on
-/// the bucket used, then the NNUE evaluation.
-fn summaries(output: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut fen = String::new();
-    let mut cells: Vec<String> = Vec::new();
-    let mut in_table = false;
-    for line in output.lines() {
-        if let Some(f) = line.strip_prefix("fen: ") {
-            fen = f.to_string();
-            cells.clear();
-            in_table = false;
-        } else if line.contains("NNUE network contributions") {
-            in_table = true;
-        } else if in_table && line.starts_with("|  ") && line.as_bytes()[3].is_ascii_digit() {
-            let fields: Vec<String> = line.split('|').skip(2).take(3).map(|f| f.replace(' ', "")).collect();
-            let used = if line.contains("this bucket is used") { "*" } else { "" };
-            cells.push(format!("{}{used}", fields.join(",")));
-        } else if let Some(rest) = line.strip_prefix("NNUE evaluation") {
-            cells.push(rest.split_whitespace().next().unwrap().to_string());
-            out.push((fen.clone(), cells.join("\t")));
-        }
-    }
-    out
-}
-
 #[test]
 fn eval_tables_equal_fairy_stockfish_on_recorded_positions() {
     let dir = temp_dir("tables");
@@ -106,7 +80,7 @@ fn eval_tables_equal_fairy_stockfish_on_recorded_positions() {
     for kernel in Kernel::available() {
         let out = janggi(&["nnue", "eval", "--net", net.to_str().unwrap(), "--kernel", kernel.name()], Some(&fens));
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let ours = summaries(&String::from_utf8(out.stdout).unwrap());
+        let ours = common::nnue_summaries(&String::from_utf8(out.stdout).unwrap());
         assert_eq!(ours.len(), expected.len());
         for ((fen, theirs), (our_fen, mine)) in expected.iter().zip(&ours) {
             assert_eq!(fen, our_fen);

@@ -143,3 +143,29 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// Our bucket rows as the comparison tool records them: per bucket `material,positional,total` with `*` on
+/// the bucket used, then the NNUE evaluation.
+pub fn nnue_summaries(output: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut fen = String::new();
+    let mut cells: Vec<String> = Vec::new();
+    let mut in_table = false;
+    for line in output.lines() {
+        if let Some(f) = line.strip_prefix("fen: ") {
+            fen = f.to_string();
+            cells.clear();
+            in_table = false;
+        } else if line.contains("NNUE network contributions") {
+            in_table = true;
+        } else if in_table && line.starts_with("|  ") && line.as_bytes()[3].is_ascii_digit() {
+            let fields: Vec<String> = line.split('|').skip(2).take(3).map(|f| f.replace(' ', "")).collect();
+            let used = if line.contains("this bucket is used") { "*" } else { "" };
+            cells.push(format!("{}{used}", fields.join(",")));
+        } else if let Some(rest) = line.strip_prefix("NNUE evaluation") {
+            cells.push(rest.split_whitespace().next().unwrap().to_string());
+            out.push((fen.clone(), cells.join("\t")));
+        }
+    }
+    out
+}
