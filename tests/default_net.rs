@@ -21,6 +21,20 @@ fn stdout(out: std::process::Output) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The binary run in `dir` with `input` on stdin.
+fn with_stdin(dir: &std::path::Path, args: &[&str], input: &str) -> std::process::Output {
+    let mut child = std::process::Command::new(batch::BIN)
+        .current_dir(dir)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn the_committed_net_is_named_by_its_sha256_and_is_the_only_one() {
     let bytes = std::fs::read(committed_net()).unwrap();
@@ -41,14 +55,10 @@ fn fairy_stockfish_evaluates_the_shipped_net_exactly_as_we_do() {
         text.lines().filter(|l| !l.starts_with('#')).map(|l| l.split_once('\t').unwrap()).collect();
     assert!(expected.len() >= 200, "{} recorded positions", expected.len());
     let fens: String = expected.iter().map(|(fen, _)| format!("{fen}\n")).collect();
-    let mut child = std::process::Command::new(batch::BIN)
-        .args(["nnue", "eval", "--net", committed_net().to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), fens.as_bytes()).unwrap();
-    let ours = common::nnue_summaries(&stdout(child.wait_with_output().unwrap()));
+    let dir = batch::workdir("default_net", "tables");
+    let net = committed_net();
+    let ours =
+        common::nnue_summaries(&stdout(with_stdin(&dir, &["nnue", "eval", "--net", net.to_str().unwrap()], &fens)));
     assert_eq!(ours.len(), expected.len());
     for ((fen, theirs), (our_fen, mine)) in expected.iter().zip(&ours) {
         assert_eq!((fen, theirs), (&our_fen.as_str(), &mine.as_str()));
@@ -102,16 +112,7 @@ fn bench_analyze_and_datagen_use_the_default_net_unless_told_otherwise() {
     let analyze = |extra: &[&str]| {
         let mut args = vec!["analyze", "--nodes", "3000"];
         args.extend_from_slice(extra);
-        let mut child = std::process::Command::new(batch::BIN)
-            .current_dir(&dir)
-            .args(&args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::io::Write::write_all(&mut child.stdin.take().unwrap(), fen.as_bytes()).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = with_stdin(&dir, &args, fen);
         let v: serde_json::Value = serde_json::from_str(stdout(out).trim()).unwrap();
         v["nodes"].clone()
     };
