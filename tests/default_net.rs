@@ -6,7 +6,7 @@
 mod batch;
 mod common;
 
-use batch::janggi;
+use batch::{janggi, janggi_with_stdin};
 use common::Engine;
 use janggi::eval::nnue::DEFAULT_NET_NAME;
 use janggi::eval::nnue::digest::sha256_hex;
@@ -19,20 +19,6 @@ fn committed_net() -> PathBuf {
 fn stdout(out: std::process::Output) -> String {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
-}
-
-/// The binary run in `dir` with `input` on stdin.
-fn with_stdin(dir: &std::path::Path, args: &[&str], input: &str) -> std::process::Output {
-    let mut child = std::process::Command::new(batch::BIN)
-        .current_dir(dir)
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 #[test]
@@ -57,8 +43,11 @@ fn fairy_stockfish_evaluates_the_shipped_net_exactly_as_we_do() {
     let fens: String = expected.iter().map(|(fen, _)| format!("{fen}\n")).collect();
     let dir = batch::workdir("default_net", "tables");
     let net = committed_net();
-    let ours =
-        common::nnue_summaries(&stdout(with_stdin(&dir, &["nnue", "eval", "--net", net.to_str().unwrap()], &fens)));
+    let ours = common::nnue_summaries(&stdout(janggi_with_stdin(
+        &dir,
+        &["nnue", "eval", "--net", net.to_str().unwrap()],
+        &fens,
+    )));
     assert_eq!(ours.len(), expected.len());
     for ((fen, theirs), (our_fen, mine)) in expected.iter().zip(&ours) {
         assert_eq!((fen, theirs), (&our_fen.as_str(), &mine.as_str()));
@@ -112,7 +101,7 @@ fn bench_analyze_and_datagen_use_the_default_net_unless_told_otherwise() {
     let analyze = |extra: &[&str]| {
         let mut args = vec!["analyze", "--nodes", "3000"];
         args.extend_from_slice(extra);
-        let out = with_stdin(&dir, &args, fen);
+        let out = janggi_with_stdin(&dir, &args, fen);
         let v: serde_json::Value = serde_json::from_str(stdout(out).trim()).unwrap();
         v["nodes"].clone()
     };

@@ -2,6 +2,7 @@
 //! net file's errors, incremental accumulators against a full refresh, and every SIMD kernel against the plain
 //! one.
 
+mod batch;
 mod common;
 
 use common::Engine;
@@ -14,7 +15,6 @@ use janggi::eval::nnue::{
 };
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::{Arc, LazyLock};
 
 const RANDOM_NET: &str = "tests/data/nnue_random_net.txt";
@@ -33,19 +33,9 @@ fn recorded_seed() -> u64 {
     recorded("seed").parse().unwrap()
 }
 
+/// The binary, from the crate's folder, with `stdin` as its input.
 fn janggi(args: &[&str], stdin: Option<&str>) -> std::process::Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_janggi"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
+    batch::janggi_with_stdin(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args, stdin.unwrap_or(""))
 }
 
 fn temp_dir(name: &str) -> PathBuf {
