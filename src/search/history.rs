@@ -1,7 +1,8 @@
-//! Move-ordering memory of a search thread: killer moves, butterfly history and counter moves.
+//! Memory of a search thread: for move ordering, killer moves, butterfly, counter-move and continuation history;
+//! for the evaluation, correction history (how far searches found the static evaluation off, by structure).
 
 use super::params::*;
-use crate::board::{Color, Move};
+use crate::board::{Color, Move, PieceKind, Position};
 
 pub struct History {
     /// Two quiet moves per ply that caused a cutoff there.
@@ -12,6 +13,35 @@ pub struct History {
     counters: Vec<Move>,
     /// [piece-to of a move one or two plies back][piece-to of this move]: how well this move answered that one.
     continuation: Vec<i16>,
+    /// [side][soldier-structure slot]: how far searches found the static evaluation off for positions with this
+    /// soldier structure, in 1/`CORRECTION_GRAIN` centipawns.
+    soldier_correction: Vec<i16>,
+    /// [side][palace-structure slot]: the same, by where the generals, guards and elephants stand.
+    palace_correction: Vec<i16>,
+}
+
+/// The correction-history slots of a position: hashes of its soldier and palace structures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CorrectionKeys {
+    soldiers: usize,
+    palace: usize,
+}
+
+impl CorrectionKeys {
+    pub fn of(pos: &Position) -> CorrectionKeys {
+        let slot = |bb: u128, salt: u64| {
+            let folded = (bb as u64) ^ ((bb >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt;
+            (folded.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - CORRECTION_BITS)) as usize
+        };
+        let cho = pos.color_bb(Color::Cho).0;
+        let soldiers = pos.kind_bb(PieceKind::Soldier).0;
+        let palace =
+            (pos.kind_bb(PieceKind::General) | pos.kind_bb(PieceKind::Guard) | pos.kind_bb(PieceKind::Elephant)).0;
+        CorrectionKeys {
+            soldiers: slot(soldiers & cho, 0) ^ slot(soldiers & !cho, 0x5851_F42D_4C95_7F2D),
+            palace: slot(palace & cho, 0x1405_7B7E_F767_814F) ^ slot(palace & !cho, 0x2545_F491_4F6C_DD1D),
+        }
+    }
 }
 
 /// A move named by the piece that makes it and its destination (`piece index * 90 + to`); `NO_PIECE_TO` for a
@@ -27,6 +57,8 @@ impl History {
             butterfly: vec![0; 2 * 90 * 90],
             counters: vec![Move::NONE; 2 * 90 * 90],
             continuation: vec![0; PIECE_TO_COUNT * PIECE_TO_COUNT],
+            soldier_correction: vec![0; 2 << CORRECTION_BITS],
+            palace_correction: vec![0; 2 << CORRECTION_BITS],
         }
     }
 
@@ -104,6 +136,27 @@ impl History {
         }
     }
 
+    /// The correction (centipawns) to add to the static evaluation of a position with these keys.
+    #[inline]
+    pub fn correction(&self, side: Color, keys: CorrectionKeys) -> i32 {
+        let base = side.index() << CORRECTION_BITS;
+        let sum =
+            self.soldier_correction[base + keys.soldiers] as i32 + self.palace_correction[base + keys.palace] as i32;
+        sum / (2 * CORRECTION_GRAIN)
+    }
+
+    /// A search at `depth` found the position worth `searched` where the (corrected) static evaluation said
+    /// `static_eval`: move the corrections towards the difference, more for deeper searches.
+    pub fn correct(&mut self, side: Color, keys: CorrectionKeys, searched: i32, static_eval: i32, depth: i32) {
+        let base = side.index() << CORRECTION_BITS;
+        let bonus = ((searched - static_eval) * depth * CORRECTION_GRAIN / 8)
+            .clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
+        for h in [&mut self.soldier_correction[base + keys.soldiers], &mut self.palace_correction[base + keys.palace]] {
+            let v = *h as i32;
+            *h = (v + bonus - v * bonus.abs() / CORRECTION_LIMIT) as i16;
+        }
+    }
+
     pub fn counter(&self, side: Color, previous: Move) -> Move {
         if previous.is_none() { Move::NONE } else { self.counters[Self::index(side, previous)] }
     }
@@ -112,5 +165,48 @@ impl History {
 impl Default for History {
     fn default() -> Self {
         History::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rules;
+
+    fn position(fen: &str) -> Position {
+        Position::from_fen(fen, Rules::default()).unwrap()
+    }
+
+    #[test]
+    fn corrections_move_towards_what_searches_found_and_stay_bounded() {
+        let pos = position("rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1");
+        let keys = CorrectionKeys::of(&pos);
+        let mut h = History::new();
+        assert_eq!(h.correction(Color::Cho, keys), 0);
+        h.correct(Color::Cho, keys, 150, 50, 8);
+        let once = h.correction(Color::Cho, keys);
+        assert!(once > 0 && once <= 100, "{once}");
+        for _ in 0..200 {
+            h.correct(Color::Cho, keys, 10_000, 0, 20);
+        }
+        let saturated = h.correction(Color::Cho, keys);
+        assert!(saturated > once && saturated <= CORRECTION_LIMIT / CORRECTION_GRAIN, "{saturated}");
+        // The other side's table is separate.
+        assert_eq!(h.correction(Color::Han, keys), 0);
+        h.correct(Color::Cho, keys, -10_000, 0, 20);
+        assert!(h.correction(Color::Cho, keys) < saturated);
+    }
+
+    #[test]
+    fn correction_keys_follow_the_soldiers_and_the_palace_pieces_only() {
+        let start = position("rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1");
+        // A chariot moved: same structures.
+        let chariot = position("rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/RC5C1/4K4/1NBA1ABNR w - - 0 1");
+        // A soldier moved: another soldier structure, same palace.
+        let soldier = position("rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/P8/2P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1");
+        let (a, b, c) = (CorrectionKeys::of(&start), CorrectionKeys::of(&chariot), CorrectionKeys::of(&soldier));
+        assert_eq!(a, b);
+        assert_ne!(a.soldiers, c.soldiers);
+        assert_eq!(a.palace, c.palace);
     }
 }

@@ -23,6 +23,12 @@ pub const CLAMP_CP: i32 = 1000;
 /// History scores saturate at this value.
 pub const HISTORY_MAX: i32 = 16384;
 
+/// Correction history: 2^bits slots a side and table, entries in 1/grain centipawns, saturating at the limit
+/// (the largest correction is limit / grain centipawns).
+pub const CORRECTION_BITS: u32 = 14;
+pub const CORRECTION_GRAIN: i32 = 16;
+pub const CORRECTION_LIMIT: i32 = 4096;
+
 /// Piece values for move ordering and exchange evaluation (general, guard, chariot, cannon, horse, elephant,
 /// soldier); the general's is large so that it is never traded.
 pub const SEE_VALUE: [i32; 7] = [20000, 250, 1000, 500, 400, 250, 110];
@@ -96,6 +102,9 @@ search_params! {
     nmp_base_reduction = 3, 1, 6, 1;
     nmp_depth_divisor = 4, 2, 8, 1;
     nmp_eval_divisor = 200, 50, 600, 25;
+    /// ... and only where the static evaluation itself is no further than this below beta (a stored bound may
+    /// lift the evaluation the null move is judged by).
+    nmp_static_margin = 60, 0, 300, 10;
     /// Without passes (janggibasic, janggistrict) zugzwang exists: null moves are verified at this depth and above.
     nmp_verify_depth = 10, 4, 20, 1;
     /// Razoring: at low depth, a static evaluation far below alpha drops into quiescence.
@@ -128,6 +137,15 @@ search_params! {
     /// this far (in eighths of a centipawn per ply) below its score.
     singular_min_depth = 7, 4, 12, 1;
     singular_margin = 16, 4, 64, 2;
+    /// ProbCut: from this depth, a capture whose reduced search beats beta by this margin cuts the node.
+    probcut_min_depth = 5, 3, 10, 1;
+    probcut_margin = 180, 50, 400, 10;
+    /// History pruning: quiet moves whose history is below minus this much per ply are skipped at this depth or
+    /// less.
+    history_prune_depth = 3, 1, 6, 1;
+    history_prune_margin = 4000, 1000, 12000, 250;
+    /// How much of the correction history is added to the static evaluation, in percent.
+    correction_weight_pct = 100, 0, 200, 10;
     /// Internal iterative reduction: nodes without a hash move at this depth or more are searched one ply less.
     iir_min_depth = 4, 2, 10, 1;
 }

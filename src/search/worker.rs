@@ -1,14 +1,14 @@
 //! One search thread: iterative deepening, aspiration windows, principal-variation search with pruning and
 //! reductions, and quiescence. Game ends are scored by the position's rule set.
 
-use super::history::{History, NO_PIECE_TO, PieceTo};
+use super::history::{CorrectionKeys, History, NO_PIECE_TO, PieceTo};
 use super::params::*;
 use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::{Bound, Entry};
 use super::{Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
 use crate::board::rules::Bikjang;
-use crate::board::{EndView, Move, PieceKind, Position};
+use crate::board::{Color, EndView, Move, PieceKind, Position};
 use crate::eval;
 use crate::eval::nnue::{self, AccumulatorStack, Kernel};
 use std::sync::Arc;
@@ -556,29 +556,41 @@ impl<'a> Worker<'a> {
             return score;
         }
 
-        let static_eval = if in_check {
+        let side = self.pos.side_to_move();
+        let correction_keys = CorrectionKeys::of(&self.pos);
+        let raw_eval = if in_check {
             -INFINITE
         } else if let Some(e) = tt {
             e.eval
         } else {
             self.evaluate()
         };
+        let static_eval = self.corrected(raw_eval, correction_keys);
         self.evals[ply] = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        let improving = !in_check && self.improving(ply, static_eval);
+        // The stored score bounds the value better than the static evaluation where its bound points the right way.
+        let eval = match tt {
+            Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
+                let s = from_tt(e.score, ply);
+                let tighter = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                };
+                if tighter { s } else { static_eval }
+            }
+            _ => static_eval,
+        };
 
         let prune = !ablation.pruning;
         if !pv_node && !in_check && !must_break && !singular_search {
             // Reverse futility pruning.
             let margin = if improving { self.tuning.rfp_improving_margin } else { self.tuning.rfp_margin };
-            if prune
-                && depth <= self.tuning.rfp_max_depth
-                && static_eval - margin * depth >= beta
-                && static_eval < MATE_BOUND
-            {
-                return static_eval;
+            if prune && depth <= self.tuning.rfp_max_depth && eval - margin * depth >= beta && eval < MATE_BOUND {
+                return eval;
             }
             // Razoring.
-            if prune && depth <= self.tuning.razor_max_depth && static_eval + self.tuning.razor_margin * depth < alpha {
+            if prune && depth <= self.tuning.razor_max_depth && eval + self.tuning.razor_margin * depth < alpha {
                 let score = self.quiescence(alpha, beta, ply);
                 if score < alpha {
                     return score;
@@ -588,13 +600,14 @@ impl<'a> Worker<'a> {
             // it, deep null-move cutoffs are verified.
             if !ablation.nmp
                 && depth >= self.tuning.nmp_min_depth
-                && static_eval >= beta
+                && eval >= beta
+                && static_eval >= beta - self.tuning.nmp_static_margin
                 && !self.played[ply.saturating_sub(1)].is_none()
                 && self.has_pieces_beyond_soldiers()
             {
                 let r = self.tuning.nmp_base_reduction
                     + depth / self.tuning.nmp_depth_divisor
-                    + ((static_eval - beta) / self.tuning.nmp_eval_divisor).min(3);
+                    + ((eval - beta) / self.tuning.nmp_eval_divisor).min(3);
                 self.make_null(ply);
                 let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut, false);
                 self.unmake_null();
@@ -610,6 +623,43 @@ impl<'a> Worker<'a> {
                     if verified >= beta {
                         return score;
                     }
+                }
+            }
+        }
+
+        // ProbCut: a capture whose reduced search beats beta by a margin almost surely makes the full search beat
+        // beta too.
+        let probcut_beta = beta + self.tuning.probcut_margin;
+        if prune
+            && !pv_node
+            && !in_check
+            && !must_break
+            && !singular_search
+            && depth >= self.tuning.probcut_min_depth
+            && beta.abs() < MATE_BOUND
+            && !tt.is_some_and(|e| e.depth >= depth - 3 && from_tt(e.score, ply) < probcut_beta)
+        {
+            let mut captures = self.pos.legal_captures();
+            let mut scores = self.order(&captures, tt_move, ply, Move::NONE);
+            for i in 0..captures.len() {
+                let m = pick(&mut captures, &mut scores, i);
+                if m.is_pass() || !see_ge(&self.pos, m, probcut_beta - static_eval) {
+                    continue;
+                }
+                self.make(m, ply);
+                let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1);
+                if score >= probcut_beta {
+                    score = -self.negamax(depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, !cut, false);
+                }
+                self.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= probcut_beta {
+                    if !ablation.tt {
+                        self.shared.tt.store(key, m, to_tt(score, ply), raw_eval, depth - 3, Bound::Lower);
+                    }
+                    return score;
                 }
             }
         }
@@ -644,6 +694,9 @@ impl<'a> Worker<'a> {
             } else if singular_beta >= beta {
                 // Several moves beat beta: cut at once.
                 return singular_beta;
+            } else if from_tt(e.score, ply) >= beta {
+                // Another move nearly matches the hash move, which is expected to beat beta: search it less.
+                singular_extension = -1;
             }
         }
 
@@ -657,8 +710,8 @@ impl<'a> Worker<'a> {
                 return alpha;
             }
         }
-        let side = self.pos.side_to_move();
         let previous = if ply > 0 { self.played[ply - 1] } else { Move::NONE };
+        let tt_capture = !tt_move.is_none() && !tt_move.is_pass() && self.pos.piece_at(tt_move.to()).is_some();
         let mut scores = self.order(&moves, tt_move, ply, previous);
 
         let original_alpha = alpha;
@@ -672,6 +725,8 @@ impl<'a> Worker<'a> {
             let capture = self.pos.piece_at(m.to()).is_some() && !m.is_pass();
             let quiet = !capture;
             let killer = self.history.killers[ply].contains(&m);
+            // The move's history, looked up only where a decision needs it.
+            let mut history = None;
 
             if prune && ply > 0 && best > -MATE_BOUND && !in_check && !must_break {
                 if quiet && !pv_node {
@@ -689,6 +744,14 @@ impl<'a> Worker<'a> {
                     {
                         continue;
                     }
+                    // History pruning: quiet moves that keep failing here are not worth a look at low depth.
+                    if depth <= self.tuning.history_prune_depth && !killer {
+                        let h = self.quiet_history(side, m, context);
+                        history = Some(h);
+                        if h < -self.tuning.history_prune_margin * depth {
+                            continue;
+                        }
+                    }
                 }
                 // Exchange pruning of losing moves at low depth.
                 let margin = if quiet {
@@ -701,11 +764,16 @@ impl<'a> Worker<'a> {
                 }
             }
 
+            // Checks are extended only where the checking piece is not simply lost: a hanging checker is a
+            // forced capture, not a threat worth a deeper look.
             self.make(m, ply);
             let gives_check = self.pos.in_check_by_rules();
-            let check_extension =
-                i32::from(gives_check && ply < 2 * (depth as usize + self.tuning.max_extension_plies as usize));
-            let extension = if m == tt_move { check_extension.max(singular_extension) } else { check_extension };
+            let check_extension = i32::from(
+                gives_check
+                    && ply < 2 * (depth as usize + self.tuning.max_extension_plies as usize)
+                    && self.safe_check(m),
+            );
+            let extension = if m == tt_move && singular_extension != 0 { singular_extension } else { check_extension };
             let new_depth = depth - 1 + extension;
             let mut score;
             if i == 0 {
@@ -714,11 +782,13 @@ impl<'a> Worker<'a> {
                 let mut r = 0;
                 if !ablation.lmr && depth >= self.tuning.lmr_min_depth && i > pv_node as usize && quiet && !in_check {
                     r = self.reductions[depth.min(63) as usize][i.min(63)];
-                    r += i32::from(!pv_node) + i32::from(!improving) + i32::from(cut);
+                    r += i32::from(!pv_node) + i32::from(!improving) + i32::from(cut) + i32::from(tt_capture);
                     r -= i32::from(killer) + i32::from(gives_check);
-                    let history =
-                        self.history.score(side, m) + self.history.continuation(context, self.played_piece_to[ply]);
-                    r -= history / self.tuning.lmr_history_divisor;
+                    // The move is made: its piece-to name was recorded by `make`.
+                    let h = history.unwrap_or_else(|| {
+                        self.history.score(side, m) + self.history.continuation(context, self.played_piece_to[ply])
+                    });
+                    r -= h / self.tuning.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true, false);
@@ -774,9 +844,62 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         if !ablation.tt && !singular_search {
-            self.shared.tt.store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+            self.shared.tt.store(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
+        }
+        // The search result teaches the correction history how far off the static evaluation was, where the
+        // result is a true value or a bound on the right side of the evaluation.
+        let best_quiet = best_move.is_none() || best_move.is_pass() || self.pos.piece_at(best_move.to()).is_none();
+        if !in_check
+            && !singular_search
+            && best_quiet
+            && best.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.history.correct(side, correction_keys, best, static_eval, depth);
         }
         best
+    }
+
+    /// The butterfly and continuation history of a quiet move about to be made.
+    #[inline]
+    fn quiet_history(&self, side: Color, m: Move, context: [PieceTo; 2]) -> i32 {
+        self.history.score(side, m) + self.history.continuation(context, self.piece_to(m))
+    }
+
+    /// Whether the check `m`, just made, keeps its piece (exchange value not negative). Checks are rare enough
+    /// that stepping back to the position before the move costs less than an exchange test of every move.
+    fn safe_check(&mut self, m: Move) -> bool {
+        if m.is_pass() {
+            return true;
+        }
+        // The accumulators stay as they are: the same move is made again at once.
+        self.pos.unmake_move();
+        let safe = see_ge(&self.pos, m, 0);
+        self.pos.make_move(m);
+        safe
+    }
+
+    /// The static evaluation corrected by what searches learnt about this position's structures.
+    #[inline]
+    fn corrected(&self, raw: i32, keys: CorrectionKeys) -> i32 {
+        if raw == -INFINITE {
+            return raw;
+        }
+        let side = self.pos.side_to_move();
+        (raw + self.history.correction(side, keys) * self.tuning.correction_weight_pct / 100)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Whether the side to move stands better than two plies ago (four, where it was in check then).
+    fn improving(&self, ply: usize, static_eval: i32) -> bool {
+        if ply >= 2 && self.evals[ply - 2] != -INFINITE {
+            static_eval > self.evals[ply - 2]
+        } else if ply >= 4 && self.evals[ply - 4] != -INFINITE {
+            static_eval > self.evals[ply - 4]
+        } else {
+            true
+        }
     }
 
     /// The principal variation at `ply` becomes `m` followed by the child's.
@@ -816,7 +939,8 @@ impl<'a> Worker<'a> {
         if let Some(score) = tt.and_then(|e| tt_cutoff(&e, ply, alpha, beta)) {
             return score;
         }
-        let stand_pat = if in_check { -INFINITE } else { tt.map_or_else(|| self.evaluate(), |e| e.eval) };
+        let raw_eval = if in_check { -INFINITE } else { tt.map_or_else(|| self.evaluate(), |e| e.eval) };
+        let stand_pat = self.corrected(raw_eval, CorrectionKeys::of(&self.pos));
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -864,7 +988,7 @@ impl<'a> Worker<'a> {
         }
         let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
         if !self.settings.ablation.tt {
-            self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand_pat }, 0, bound);
+            self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { raw_eval }, 0, bound);
         }
         best
     }
