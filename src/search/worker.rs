@@ -643,7 +643,7 @@ impl<'a> Worker<'a> {
             let mut scores = self.order(&captures, tt_move, ply, Move::NONE);
             for i in 0..captures.len() {
                 let m = pick(&mut captures, &mut scores, i);
-                if m.is_pass() || !see_ge(&self.pos, m, probcut_beta - static_eval) {
+                if !see_ge(&self.pos, m, probcut_beta - static_eval) {
                     continue;
                 }
                 self.make(m, ply);
@@ -711,7 +711,7 @@ impl<'a> Worker<'a> {
             }
         }
         let previous = if ply > 0 { self.played[ply - 1] } else { Move::NONE };
-        let tt_capture = !tt_move.is_none() && !tt_move.is_pass() && self.pos.piece_at(tt_move.to()).is_some();
+        let tt_capture = !tt_move.is_none() && self.is_capture(tt_move);
         let mut scores = self.order(&moves, tt_move, ply, previous);
 
         let original_alpha = alpha;
@@ -722,7 +722,7 @@ impl<'a> Worker<'a> {
         let n = moves.len();
         for i in 0..n {
             let m = pick(&mut moves, &mut scores, i);
-            let capture = self.pos.piece_at(m.to()).is_some() && !m.is_pass();
+            let capture = self.is_capture(m);
             let quiet = !capture;
             let killer = self.history.killers[ply].contains(&m);
             // The move's history, looked up only where a decision needs it.
@@ -746,7 +746,7 @@ impl<'a> Worker<'a> {
                     }
                     // History pruning: quiet moves that keep failing here are not worth a look at low depth.
                     if depth <= self.tuning.history_prune_depth && !killer {
-                        let h = self.quiet_history(side, m, context);
+                        let h = self.quiet_history(side, m, self.piece_to(m), context);
                         history = Some(h);
                         if h < -self.tuning.history_prune_margin * depth {
                             continue;
@@ -785,9 +785,7 @@ impl<'a> Worker<'a> {
                     r += i32::from(!pv_node) + i32::from(!improving) + i32::from(cut) + i32::from(tt_capture);
                     r -= i32::from(killer) + i32::from(gives_check);
                     // The move is made: its piece-to name was recorded by `make`.
-                    let h = history.unwrap_or_else(|| {
-                        self.history.score(side, m) + self.history.continuation(context, self.played_piece_to[ply])
-                    });
+                    let h = history.unwrap_or_else(|| self.quiet_history(side, m, self.played_piece_to[ply], context));
                     r -= h / self.tuning.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -848,7 +846,7 @@ impl<'a> Worker<'a> {
         }
         // The search result teaches the correction history how far off the static evaluation was, where the
         // result is a true value or a bound on the right side of the evaluation.
-        let best_quiet = best_move.is_none() || best_move.is_pass() || self.pos.piece_at(best_move.to()).is_none();
+        let best_quiet = best_move.is_none() || !self.is_capture(best_move);
         if !in_check
             && !singular_search
             && best_quiet
@@ -861,10 +859,17 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// The butterfly and continuation history of a quiet move about to be made.
+    /// The butterfly and continuation history of a quiet move, named by its piece-to (taken before the move is
+    /// made, or from `played_piece_to` after).
     #[inline]
-    fn quiet_history(&self, side: Color, m: Move, context: [PieceTo; 2]) -> i32 {
-        self.history.score(side, m) + self.history.continuation(context, self.piece_to(m))
+    fn quiet_history(&self, side: Color, m: Move, piece_to: PieceTo, context: [PieceTo; 2]) -> i32 {
+        self.history.score(side, m) + self.history.continuation(context, piece_to)
+    }
+
+    /// Whether `m` (not yet made) takes a piece; a pass never does.
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        !m.is_pass() && self.pos.piece_at(m.to()).is_some()
     }
 
     /// Whether the check `m`, just made, keeps its piece (exchange value not negative). Checks are rare enough

@@ -28,7 +28,7 @@ impl Worker<'_> {
             } else if m == counter {
                 1 << 26
             } else {
-                self.history.score(side, m) + self.history.continuation(context, self.piece_to(m))
+                self.quiet_history(side, m, self.piece_to(m), context)
             };
         }
         scores
