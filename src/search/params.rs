@@ -126,6 +126,9 @@ search_params! {
     lmr_history_divisor = 8192, 2048, 32768, 512;
     /// Check extensions stop once the extensions on a path reach this share of the depth searched.
     max_extension_plies = 16, 4, 32, 1;
+    /// ... and only from this depth (1: at every depth; from depth 7 lost 53-62 at 5+0.05: Janggi's checks are
+    /// too forcing to be left to quiescence near the leaves).
+    check_extension_min_depth = 1, 1, 16, 1;
     /// Static exchange pruning of captures in quiescence and of losing captures at low depth.
     qs_delta_margin = 200, 50, 500, 20;
     see_quiet_margin = -60, -200, 0, 10;

@@ -770,6 +770,7 @@ impl<'a> Worker<'a> {
             let gives_check = self.pos.in_check_by_rules();
             let check_extension = i32::from(
                 gives_check
+                    && depth >= self.tuning.check_extension_min_depth
                     && ply < 2 * (depth as usize + self.tuning.max_extension_plies as usize)
                     && self.safe_check(m),
             );
