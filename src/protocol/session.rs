@@ -363,6 +363,7 @@ impl Session {
             inc: clock.inc.unwrap_or_default(),
             movestogo: go.movestogo,
             byoyomi: go.byoyomi.unwrap_or_default(),
+            ply: self.engine.position().game_ply_from_move_number(),
         })
     }
 

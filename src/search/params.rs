@@ -33,8 +33,19 @@ pub const CORRECTION_LIMIT: i32 = 4096;
 /// soldier); the general's is large so that it is never traded.
 pub const SEE_VALUE: [i32; 7] = [20000, 250, 1000, 500, 400, 250, 110];
 
-/// Time management.
+/// Time management. With `movestogo` from the host, the time left is shared evenly over the moves to go (at
+/// most this many).
 pub const DEFAULT_MOVES_TO_GO: u32 = 32;
+/// Without it (sudden death, increments), a move's share of the time left grows with the game: Janggi games run
+/// long, and are mostly decided in the early middlegame, not in the first moves. The share starts here at the
+/// first ply, grows by the second figure a ply and stops at the third. Fairy-Stockfish's time use at 10+0.1 was
+/// the model: 3% of the time left early on, 6% by ply 25, 12% by ply 45 (what a move takes runs about half as
+/// much again as its soft limit, the last iteration finishing past it).
+pub const TIME_SHARE_START: f64 = 0.02;
+pub const TIME_SHARE_PER_PLY: f64 = 0.0008;
+pub const TIME_SHARE_MAX: f64 = 0.08;
+/// Share of the increment added to every move's soft limit.
+pub const INCREMENT_SHARE: f64 = 0.95;
 /// Share of the remaining time a single move may never exceed.
 pub const MAX_TIME_SHARE: f64 = 0.35;
 /// The soft limit may stretch to this multiple when the best move is unstable or the score drops.
