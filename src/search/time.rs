@@ -127,10 +127,10 @@ mod tests {
             let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
             TimeBudget::from_clock(&clock, Duration::ZERO).soft
         };
-        assert_eq!(at(0), Duration::from_millis(200));
-        assert!(at(0) < at(20) && at(20) < at(40), "{:?} {:?} {:?}", at(0), at(20), at(40));
-        assert_eq!(at(200), at(400));
-        assert_eq!(at(400), Duration::from_millis(800));
+        assert_eq!(at(0), Duration::from_millis(120));
+        assert!(at(0) < at(10) && at(10) < at(20), "{:?} {:?} {:?}", at(0), at(10), at(20));
+        assert_eq!(at(24), at(400));
+        assert_eq!(at(400), Duration::from_millis(310));
         // The host's moves to go share the time evenly instead, whatever the ply.
         let even = ClockState { time: Duration::from_secs(10), movestogo: Some(20), ply: 80, ..ClockState::default() };
         assert_eq!(TimeBudget::from_clock(&even, Duration::ZERO).soft, Duration::from_millis(500));
