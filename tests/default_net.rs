@@ -54,6 +54,46 @@ fn fairy_stockfish_evaluates_the_shipped_net_exactly_as_we_do() {
     }
 }
 
+/// Fairy-Stockfish's `Final evaluation` (the net scaled by material, then faded toward the move-count rule's
+/// verdict as the plies without a capture run out) on 200 positions of random games in the four host rule sets,
+/// with halfmove clocks drawn across each rule's range (`tools/final_eval_compare.py --net nets/… --write-data`;
+/// 2,000 positions compared, none more than 0.02 apart). The engines round centipawns differently, so values
+/// agree to within 0.02 soldiers.
+const FS_FINAL: &str = "tests/data/fs_final_eval_default_net.tsv";
+
+#[test]
+fn the_evaluation_the_search_starts_from_is_fairy_stockfishs_final_evaluation() {
+    let text = std::fs::read_to_string(FS_FINAL).unwrap();
+    let expected: Vec<Vec<&str>> =
+        text.lines().filter(|l| !l.starts_with('#')).map(|l| l.split('\t').collect()).collect();
+    assert!(expected.len() >= 200, "{} recorded positions", expected.len());
+    let (mut e, mut variant) = (Engine::start(), "");
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    let mut clocks_near_the_limit = 0;
+    for row in &expected {
+        let [rules, fen, theirs] = row[..] else { panic!("bad row {row:?}") };
+        if rules != variant {
+            e.send(&format!("setoption name UCI_Variant value {rules}"));
+            variant = rules;
+        }
+        e.send(&format!("position fen {fen}"));
+        let lines = e.eval_lines();
+        let last = lines.last().unwrap();
+        let mine: f64 = last.split_whitespace().nth(2).and_then(|v| v.parse().ok()).expect(last);
+        let theirs: f64 = theirs.parse().unwrap();
+        assert!((mine - theirs).abs() <= 0.02 + 1e-9, "{rules} {fen}: ours {mine}, Fairy-Stockfish {theirs}");
+        let halfmove: u32 = fen.split_whitespace().nth(4).unwrap().parse().unwrap();
+        clocks_near_the_limit += usize::from(halfmove >= 80);
+    }
+    assert!(clocks_near_the_limit >= 20, "the data reaches the end of the rule's range");
+
+    // In check the search never evaluates, and `eval` says so as the reference does.
+    e.send("setoption name UCI_Variant value janggi");
+    e.send("position fen 4k4/9/9/9/9/9/9/4R4/9/4K4 b - - 0 1");
+    assert_eq!(e.eval_lines().last().unwrap(), "Final evaluation: none (in check)");
+}
+
 #[test]
 fn the_engine_announces_and_evaluates_with_the_embedded_net() {
     let mut e = Engine::start();
@@ -69,7 +109,10 @@ fn the_engine_announces_and_evaluates_with_the_embedded_net() {
     let tool = stdout(janggi(&dir, &["nnue", "eval", "--net", net.to_str().unwrap(), "--fen", fen], &[]));
     e.send(&format!("position fen {fen}"));
     let default_net = e.eval_lines();
-    assert!(default_net.join("\n").ends_with(tool.trim_end()), "{default_net:?}\n{tool}");
+    // ... then the reference's closing line: the value the search starts from.
+    let (last, body) = default_net.split_last().unwrap();
+    assert!(body.join("\n").ends_with(tool.trim_end()), "{default_net:?}\n{tool}");
+    assert!(last.starts_with("Final evaluation       ") && last.ends_with("(white side) [net]"), "{last}");
 
     e.send("setoption name Use NNUE value false");
     let classical = e.eval_lines();

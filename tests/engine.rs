@@ -129,6 +129,7 @@ fn go_on_a_clock_spends_a_small_share_of_it() {
         inc: Duration::from_millis(20),
         movestogo: None,
         byoyomi: Duration::ZERO,
+        ply: 0,
     };
     let start = Instant::now();
     e.go(Limits { time: Some(TimeBudget::from_clock(&clock, Duration::from_millis(10))), ..limits() });

@@ -225,6 +225,19 @@ mod tests {
     }
 
     #[test]
+    fn the_game_ply_comes_from_the_move_number_and_the_side_to_move() {
+        let board = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR";
+        let ply = |tail: &str| Position::from_fen(&format!("{board} {tail}"), Rules::JANGGI).unwrap();
+        assert_eq!(ply("w - - 0 1").game_ply_from_move_number(), 0);
+        assert_eq!(ply("b - - 0 1").game_ply_from_move_number(), 1);
+        assert_eq!(ply("w - - 0 21").game_ply_from_move_number(), 40);
+        let mut pos = ply("b - - 0 21");
+        let m = *pos.legal_moves().iter().next().unwrap();
+        pos.make_move(m);
+        assert_eq!(pos.game_ply_from_move_number(), 42);
+    }
+
+    #[test]
     fn short_fens_get_default_fields() {
         let pos =
             Position::from_fen("rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b", Rules::JANGGI)

@@ -176,6 +176,12 @@ impl Position {
         self.state.fullmove
     }
 
+    /// Plies played in the game, as the move number and side to move tell it (a FEN set up mid-game counts the
+    /// plies before it); Cho moves first.
+    pub fn game_ply_from_move_number(&self) -> u32 {
+        2 * u32::from(self.state.fullmove.max(1) - 1) + u32::from(self.side == Color::Han)
+    }
+
     /// Plies played since the position was set up.
     pub fn game_ply(&self) -> usize {
         self.history.len()

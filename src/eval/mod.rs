@@ -4,6 +4,7 @@
 //! that the tuner can fit the weights to game results.
 
 pub mod evaluator;
+pub mod move_limit;
 pub mod nnue;
 pub mod params;
 pub mod score;
@@ -13,6 +14,8 @@ use crate::board::attacks;
 use crate::board::{Bitboard, Color, PieceKind, Position, Square};
 use params::*;
 use score::S;
+
+pub use move_limit::toward_move_limit;
 
 /// Receives every weight used, with its coefficient (positive for Cho).
 pub trait Trace {
@@ -288,4 +291,33 @@ pub fn describe(pos: &Position, params: &Params) -> String {
     out.push_str(&format!("Phase: {phase}/{MAX_PHASE}\n"));
     out.push_str(&format!("Total evaluation: {value} (side to move)"));
     out
+}
+
+/// The evaluation the search starts from, in centipawns for the side to move: the net's (scaled as the search
+/// scales it) where one is given, the hand-written one otherwise, then bent by the move-count rule. `None` in
+/// check, where the search never evaluates.
+pub fn static_value(pos: &Position, params: &Params, net: Option<(&nnue::Network, nnue::Kernel)>) -> Option<i32> {
+    if pos.in_check_by_rules() {
+        return None;
+    }
+    let board = match net {
+        Some((net, kernel)) => {
+            let acc = nnue::Accumulator::refresh(net, kernel, pos);
+            nnue::search_value(nnue::output(net, kernel, &acc, pos), pos)
+        }
+        None => evaluate(pos, params),
+    };
+    Some(toward_move_limit(board, pos))
+}
+
+/// The reference's closing line of `eval`: `static_value` in soldiers from Cho's side, or why there is none.
+pub fn final_evaluation_line(pos: &Position, params: &Params, net: Option<(&nnue::Network, nnue::Kernel)>) -> String {
+    match static_value(pos, params, net) {
+        None => "Final evaluation: none (in check)".to_string(),
+        Some(v) => {
+            let cho = if pos.side_to_move() == Color::Cho { v } else { -v };
+            let source = if net.is_some() { "net" } else { "classical" };
+            format!("Final evaluation       {:+.2} (white side) [{source}]", f64::from(cho) / 100.0)
+        }
+    }
 }

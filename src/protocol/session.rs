@@ -220,12 +220,15 @@ impl Session {
                 for l in eval::describe(self.engine.position(), &eval::params::Params::default()).lines() {
                     self.out.line(l);
                 }
-                if let Some(loaded) = self.options.nnue() {
-                    let kernel = eval::nnue::Kernel::detect();
-                    for l in eval::nnue::eval_report(&loaded.net, kernel, self.engine.position()).lines() {
+                let kernel = eval::nnue::Kernel::detect();
+                let net = self.options.nnue().map(|loaded| (&*loaded.net, kernel));
+                if let Some((net, kernel)) = net {
+                    for l in eval::nnue::eval_report(net, kernel, self.engine.position()).lines() {
                         self.out.line(l);
                     }
                 }
+                let params = eval::params::Params::default();
+                self.out.line(&eval::final_evaluation_line(self.engine.position(), &params, net));
             }
             Command::Quit => {
                 self.stop_job();
@@ -360,6 +363,7 @@ impl Session {
             inc: clock.inc.unwrap_or_default(),
             movestogo: go.movestogo,
             byoyomi: go.byoyomi.unwrap_or_default(),
+            ply: self.engine.position().game_ply_from_move_number(),
         })
     }
 

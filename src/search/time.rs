@@ -11,6 +11,8 @@ pub struct ClockState {
     pub movestogo: Option<u32>,
     /// USI byoyomi: time per move once the main time is spent.
     pub byoyomi: Duration,
+    /// Plies played in the game so far (from the position's move number).
+    pub ply: u32,
 }
 
 /// Soft limit (do not start another iteration past it, stretched by instability) and hard limit (stop at once).
@@ -32,9 +34,14 @@ impl TimeBudget {
     pub fn from_clock(clock: &ClockState, overhead: Duration) -> TimeBudget {
         let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, DEFAULT_MOVES_TO_GO);
         let time = clock.time;
-        // What we may spend over the moves to go, keeping the overhead for every one of them.
-        let pool = (time + clock.inc * (mtg - 1)).saturating_sub(overhead * mtg);
-        let mut soft = pool / mtg;
+        let mut soft = match clock.movestogo {
+            // What we may spend over the moves to go, keeping the overhead for every one of them.
+            Some(_) => (time + clock.inc * (mtg - 1)).saturating_sub(overhead * mtg) / mtg,
+            None => {
+                let share = (TIME_SHARE_START + TIME_SHARE_PER_PLY * f64::from(clock.ply)).min(TIME_SHARE_MAX);
+                time.saturating_sub(overhead).mul_f64(share) + clock.inc.mul_f64(INCREMENT_SHARE)
+            }
+        };
         let cap = time.mul_f64(MAX_TIME_SHARE).saturating_sub(overhead);
         let mut hard = (soft.mul_f64(HARD_LIMIT_FACTOR)).min(cap);
         if mtg == 1 {
@@ -106,10 +113,26 @@ mod tests {
                 inc: Duration::from_millis(inc),
                 movestogo: mtg,
                 byoyomi: Duration::ZERO,
+                ply: 0,
             };
             let b = TimeBudget::from_clock(&clock, overhead);
             assert!(b.soft <= b.hard);
             assert!(b.hard <= Duration::from_millis(time).max(Duration::from_millis(1)), "{time}: {b:?}");
         }
+    }
+
+    #[test]
+    fn without_moves_to_go_the_share_grows_with_the_game_up_to_its_cap() {
+        let at = |ply| {
+            let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
+            TimeBudget::from_clock(&clock, Duration::ZERO).soft
+        };
+        assert_eq!(at(0), Duration::from_millis(120));
+        assert!(at(0) < at(10) && at(10) < at(20), "{:?} {:?} {:?}", at(0), at(10), at(20));
+        assert_eq!(at(24), at(400));
+        assert_eq!(at(400), Duration::from_millis(310));
+        // The host's moves to go share the time evenly instead, whatever the ply.
+        let even = ClockState { time: Duration::from_secs(10), movestogo: Some(20), ply: 80, ..ClockState::default() };
+        assert_eq!(TimeBudget::from_clock(&even, Duration::ZERO).soft, Duration::from_millis(500));
     }
 }

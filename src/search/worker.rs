@@ -497,9 +497,15 @@ impl<'a> Worker<'a> {
 
     // ---- the search ----------------------------------------------------------------------------------------
 
+    /// The static evaluation: the net's or the hand-written one, bent by the move-count rule's approach.
     fn evaluate(&mut self) -> i32 {
+        let value = self.evaluate_board();
+        eval::toward_move_limit(value, &self.pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    fn evaluate_board(&mut self) -> i32 {
         match &mut self.accumulators {
-            None => eval::evaluate(&self.pos, &self.settings.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+            None => eval::evaluate(&self.pos, &self.settings.params),
             Some(acc) => {
                 // Under test, every evaluated position's accumulators must equal a fresh computation: the stack
                 // followed every make and unmake of the search (moves, passes, null moves).
