@@ -350,15 +350,20 @@ fn the_protocol_loads_eval_file_prints_the_table_and_keeps_the_net_on_a_bad_file
     e.send("setoption name EvalFile value <empty>");
     let classical = e.eval_lines();
     assert!(!classical.iter().any(|l| l.contains("NNUE")), "no net, no NNUE table");
-    assert_eq!(&default_net[..classical.len()], &classical[..]);
+    // The classical terms come first and the final evaluation (the value the search starts from) last.
+    let (classical_final, terms) = classical.split_last().unwrap();
+    assert!(classical_final.starts_with("Final evaluation ") && classical_final.ends_with("[classical]"));
+    assert_eq!(&default_net[..terms.len()], terms);
 
     e.send("setoption name EvalFile value /no/such/janggi.nnue");
     e.read_until(|l| l.starts_with("info string error: cannot read net file /no/such/janggi.nnue"));
     e.send(&format!("setoption name EvalFile value {}", net.display()));
     e.sync();
     let with_net = e.eval_lines();
-    assert_eq!(&with_net[..classical.len()], &classical[..], "the classical terms come first");
-    assert_eq!(&with_net[classical.len()..], &expected[..], "then exactly what janggi nnue eval prints");
+    assert_eq!(&with_net[..terms.len()], terms, "the classical terms come first");
+    let (net_final, net_part) = with_net[terms.len()..].split_last().unwrap();
+    assert_eq!(net_part, &expected[..], "then exactly what janggi nnue eval prints");
+    assert!(net_final.starts_with("Final evaluation ") && net_final.ends_with("[net]"), "{net_final}");
 
     e.send(&format!("setoption name EvalFile value {}", cut.display()));
     e.read_until(|l| l.starts_with("info string error: net file truncated"));
