@@ -4,9 +4,10 @@ mod common;
 
 use janggi::board::setups::all_setups;
 use janggi::board::{Move, Notation, Position, Rules};
-use janggi::search::params::MATE_BOUND;
+use janggi::search::params::{MATE_BOUND, SearchParams};
 use janggi::search::time::{ClockState, TimeBudget};
 use janggi::search::{self, Limits, Settings, Shared, Silent, score_to_protocol};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn search_fen(fen: &str, rules: Rules, limits: Limits, settings: &Settings) -> search::Outcome {
@@ -58,6 +59,38 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
         assert_eq!(out.pv.len(), 2 * n as usize - 1, "{fen}: {:?}", out.pv);
         assert!(pos.legal_moves().is_empty() && pos.in_check(), "{fen}: {:?} is no mate", out.pv);
     }
+}
+
+/// The search's optional conditions, set as Fairy-Stockfish's search sets them (double singular extensions,
+/// null moves tried further below beta the deeper the node, checks extended only in unbalanced positions from
+/// depth 7, a flat margin off reverse futility where improving): forced mates are still found in the fewest
+/// moves, and a position with the side to move in check at the root still gets a legal move.
+#[test]
+fn the_optional_search_conditions_keep_forced_mates() {
+    let mut params = SearchParams::default();
+    for (name, value) in [
+        ("singular_double_margin", 45),
+        ("singular_margin", 8),
+        ("nmp_static_margin", -76),
+        ("nmp_static_per_depth", 10),
+        ("check_extension_min_depth", 7),
+        ("check_extension_eval_margin", 48),
+        ("rfp_max_depth", 8),
+        ("rfp_margin", 103),
+        ("rfp_improving_margin", 103),
+        ("rfp_improving_flat", 103),
+    ] {
+        params.set(name, value).unwrap();
+    }
+    let settings = Settings { search: Arc::new(params), ..Settings::default() };
+    for (n, fen) in MATES {
+        let out = search_fen(fen, Rules::CASUAL, Limits { mate: Some(n), ..Limits::default() }, &settings);
+        assert_eq!(score_to_protocol(out.score), (true, n as i32), "{fen}: pv {:?}", out.pv);
+    }
+    let in_check = "3k5/9/9/9/9/9/9/9/4K4/4r4 w - - 0 1";
+    let out = search_fen(in_check, Rules::JANGGI, Limits { depth: Some(9), ..Limits::default() }, &settings);
+    let pos = Position::from_fen(in_check, Rules::JANGGI).unwrap();
+    assert!(pos.in_check() && pos.is_legal(out.best.unwrap()));
 }
 
 #[test]

@@ -20,6 +20,9 @@ pub const WDL_SCALE_CP: f64 = 90.0;
 /// Scores shown to people (analysis losses) are clamped to this many centipawns, a mate counting as this much.
 pub const CLAMP_CP: i32 = 1000;
 
+/// Double singular extensions allowed on one path from the root.
+pub const MAX_DOUBLE_EXTENSIONS: u8 = 3;
+
 /// History scores saturate at this value.
 pub const HISTORY_MAX: i32 = 16384;
 
@@ -110,6 +113,8 @@ search_params! {
     rfp_max_depth = 7, 2, 12, 1;
     rfp_margin = 80, 20, 200, 10;
     rfp_improving_margin = 60, 10, 200, 10;
+    /// ... less this flat amount where the side to move is improving.
+    rfp_improving_flat = 0, 0, 300, 10;
     /// Null-move pruning.
     nmp_min_depth = 3, 1, 8, 1;
     nmp_base_reduction = 3, 1, 6, 1;
@@ -117,7 +122,9 @@ search_params! {
     nmp_eval_divisor = 200, 50, 600, 25;
     /// ... and only where the static evaluation itself is no further than this below beta (a stored bound may
     /// lift the evaluation the null move is judged by).
-    nmp_static_margin = 60, 0, 300, 10;
+    nmp_static_margin = 60, -300, 300, 10;
+    /// ... plus this much per ply of depth (deep nodes try the null move further below beta).
+    nmp_static_per_depth = 0, 0, 40, 2;
     /// Without passes (janggibasic, janggistrict) zugzwang exists: null moves are verified at this depth and above.
     nmp_verify_depth = 10, 4, 20, 1;
     /// Razoring: at low depth, a static evaluation far below alpha drops into quiescence.
@@ -142,6 +149,8 @@ search_params! {
     /// ... and only from this depth (1: at every depth; from depth 7 lost 53-62 at 5+0.05: Janggi's checks are
     /// too forcing to be left to quiescence near the leaves).
     check_extension_min_depth = 1, 1, 16, 1;
+    /// ... and only where the static evaluation is at least this far from equal (0: everywhere).
+    check_extension_eval_margin = 0, 0, 300, 10;
     /// Static exchange pruning of captures in quiescence and of losing captures at low depth.
     qs_delta_margin = 200, 50, 500, 20;
     see_quiet_margin = -60, -200, 0, 10;
@@ -153,6 +162,9 @@ search_params! {
     /// this far (in eighths of a centipawn per ply) below its score.
     singular_min_depth = 7, 4, 12, 1;
     singular_margin = 16, 4, 64, 2;
+    /// A hash move singular by this much more (centipawns) off the principal variation is extended two plies, at
+    /// most `MAX_DOUBLE_EXTENSIONS` times on a path (0: never).
+    singular_double_margin = 0, 0, 200, 5;
     /// ProbCut: from this depth, a capture whose reduced search beats beta by this margin cuts the node.
     probcut_min_depth = 5, 3, 10, 1;
     probcut_margin = 180, 50, 400, 10;
