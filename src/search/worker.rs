@@ -794,9 +794,8 @@ impl<'a> Worker<'a> {
             let check_extension = i32::from(
                 gives_check
                     && depth >= self.tuning.check_extension_min_depth
-                    && (self.tuning.check_extension_eval_margin == 0
-                        || in_check
-                        || static_eval.abs() > self.tuning.check_extension_eval_margin)
+                    // In check the static evaluation is -INFINITE: always far enough from equal.
+                    && static_eval.abs() >= self.tuning.check_extension_eval_margin
                     && ply < 2 * (depth as usize + self.tuning.max_extension_plies as usize)
                     && self.safe_check(m),
             );
