@@ -1,5 +1,5 @@
-//! Memory of a search thread: for move ordering, killer moves, butterfly, counter-move and continuation history;
-//! for the evaluation, correction history (how far searches found the static evaluation off, by structure).
+//! Memory of a search thread: for move ordering, killer moves, butterfly, counter-move, continuation and capture
+//! history; for the evaluation, correction history (how far searches found the static evaluation off, by structure).
 
 use super::params::*;
 use crate::board::{Color, Move, PieceKind, Position};
@@ -13,6 +13,9 @@ pub struct History {
     counters: Vec<Move>,
     /// [piece-to of a move one or two plies back][piece-to of this move]: how well this move answered that one.
     continuation: Vec<i16>,
+    /// [capture name, see `CaptureKey`]: how often this piece taking this kind on this point cut off. Victim and
+    /// attacker values say what a capture wins on paper; this says what it was worth in the searches so far.
+    captures: Vec<i16>,
     /// [side][soldier-structure slot]: how far searches found the static evaluation off for positions with this
     /// soldier structure, in 1/`CORRECTION_GRAIN` centipawns.
     soldier_correction: Vec<i16>,
@@ -50,6 +53,17 @@ pub type PieceTo = u16;
 pub const NO_PIECE_TO: PieceTo = u16::MAX;
 const PIECE_TO_COUNT: usize = 14 * 90;
 
+/// A capture named by the piece that makes it, its destination and the kind it takes:
+/// `(piece-to) * 7 + victim kind`.
+pub type CaptureKey = u16;
+const CAPTURE_KEY_COUNT: usize = PIECE_TO_COUNT * 7;
+
+/// The capture name of a capture by the piece `piece_to` (see `PieceTo`) of a piece of kind `victim`.
+#[inline(always)]
+pub fn capture_key(piece_to: PieceTo, victim: PieceKind) -> CaptureKey {
+    piece_to * 7 + victim.index() as CaptureKey
+}
+
 impl History {
     pub fn new() -> History {
         History {
@@ -57,6 +71,7 @@ impl History {
             butterfly: vec![0; 2 * 90 * 90],
             counters: vec![Move::NONE; 2 * 90 * 90],
             continuation: vec![0; PIECE_TO_COUNT * PIECE_TO_COUNT],
+            captures: vec![0; CAPTURE_KEY_COUNT],
             soldier_correction: vec![0; 2 << CORRECTION_BITS],
             palace_correction: vec![0; 2 << CORRECTION_BITS],
         }
@@ -136,6 +151,25 @@ impl History {
         }
     }
 
+    /// The capture history of a capture.
+    #[inline(always)]
+    pub fn capture(&self, key: CaptureKey) -> i32 {
+        self.captures[key as usize] as i32
+    }
+
+    /// A node's search ended with a cutoff: the capture that caused it (if it was one) is rewarded by `bonus`,
+    /// the captures tried before it that did not are punished by as much.
+    pub fn reward_captures(&mut self, best: Option<CaptureKey>, tried: &[CaptureKey], bonus: i32) {
+        if let Some(best) = best {
+            Self::gravity(&mut self.captures[best as usize], bonus);
+        }
+        for &c in tried {
+            if Some(c) != best {
+                Self::gravity(&mut self.captures[c as usize], -bonus);
+            }
+        }
+    }
+
     /// The correction (centipawns) to add to the static evaluation of a position with these keys.
     #[inline]
     pub fn correction(&self, side: Color, keys: CorrectionKeys) -> i32 {
@@ -195,6 +229,25 @@ mod tests {
         assert_eq!(h.correction(Color::Han, keys), 0);
         h.correct(Color::Cho, keys, -10_000, 0, 20);
         assert!(h.correction(Color::Cho, keys) < saturated);
+    }
+
+    #[test]
+    fn capture_history_rewards_the_capture_that_cut_off_and_punishes_the_others() {
+        // Two pieces (by index) arriving on point 5.
+        let (chariot_to, cannon_to): (PieceTo, PieceTo) = (3 * 90 + 5, 4 * 90 + 5);
+        let took_horse = capture_key(chariot_to, PieceKind::Horse);
+        let took_soldier = capture_key(chariot_to, PieceKind::Soldier);
+        let cannon_took = capture_key(cannon_to, PieceKind::Horse);
+        assert!(took_horse != took_soldier && took_horse != cannon_took);
+        let mut h = History::new();
+        h.reward_captures(Some(took_horse), &[took_soldier, took_horse], 500);
+        assert_eq!((h.capture(took_horse), h.capture(took_soldier), h.capture(cannon_took)), (500, -500, 0));
+        // A quiet cutoff punishes every capture tried, and gravity keeps the values inside the history range.
+        for _ in 0..1000 {
+            h.reward_captures(None, &[took_horse, took_soldier], 2400);
+        }
+        assert!(h.capture(took_horse) < 0 && h.capture(took_horse) >= -HISTORY_MAX);
+        assert!(h.capture(took_soldier) >= -HISTORY_MAX);
     }
 
     #[test]

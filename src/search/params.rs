@@ -144,6 +144,9 @@ search_params! {
     lmr_divisor_pct = 225, 100, 500, 15;
     /// History scores that move the reduction by one ply.
     lmr_history_divisor = 8192, 2048, 32768, 512;
+    /// Captures off the principal variation are reduced by this percentage of a quiet move's table reduction
+    /// (0: captures are never reduced).
+    lmr_capture_pct = 0, 0, 150, 10;
     /// Check extensions stop once the extensions on a path reach this share of the depth searched.
     max_extension_plies = 16, 4, 32, 1;
     /// ... and only from this depth (1: at every depth; from depth 7 lost 53-62 at 5+0.05: Janggi's checks are
@@ -158,6 +161,8 @@ search_params! {
     /// The history bonus of a quiet move that cut off: this much per ply of depth, at most the maximum.
     history_bonus_per_depth = 300, 50, 800, 25;
     history_bonus_max = 2400, 500, 8000, 200;
+    /// How much of a capture's history (percent) is added to its victim-and-attacker ordering score.
+    capture_history_weight_pct = 50, 0, 200, 10;
     /// Singular extensions: from this depth, the hash move is extended when all others fail a search with a window
     /// this far (in eighths of a centipawn per ply) below its score.
     singular_min_depth = 7, 4, 12, 1;

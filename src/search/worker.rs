@@ -1,7 +1,7 @@
 //! One search thread: iterative deepening, aspiration windows, principal-variation search with pruning and
 //! reductions, and quiescence. Game ends are scored by the position's rule set.
 
-use super::history::{CorrectionKeys, History, NO_PIECE_TO, PieceTo};
+use super::history::{CaptureKey, CorrectionKeys, History, NO_PIECE_TO, PieceTo, capture_key};
 use super::params::*;
 use super::see::see_ge;
 use super::time::TimeManager;
@@ -741,12 +741,14 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut quiets_tried: Vec<(Move, PieceTo)> = Vec::with_capacity(32);
+        let mut captures_tried: Vec<CaptureKey> = Vec::with_capacity(16);
         let context = self.context(ply);
         let n = moves.len();
         for i in 0..n {
             let m = pick(&mut moves, &mut scores, i);
-            let capture = self.is_capture(m);
-            let quiet = !capture;
+            let victim = if m.is_pass() { None } else { self.pos.piece_at(m.to()) };
+            let capture = victim.map(|v| capture_key(self.piece_to(m), v.kind()));
+            let quiet = capture.is_none();
             let killer = self.history.killers[ply].contains(&m);
             // The move's history, looked up only where a decision needs it.
             let mut history = None;
@@ -807,13 +809,22 @@ impl<'a> Worker<'a> {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut, pv_node);
             } else {
                 let mut r = 0;
-                if !ablation.lmr && depth >= self.tuning.lmr_min_depth && i > pv_node as usize && quiet && !in_check {
+                let reducible = quiet || (!pv_node && self.tuning.lmr_capture_pct > 0);
+                if !ablation.lmr && depth >= self.tuning.lmr_min_depth && i > pv_node as usize && reducible && !in_check
+                {
                     r = self.reductions[depth.min(63) as usize][i.min(63)];
-                    r += i32::from(!pv_node) + i32::from(!improving) + i32::from(cut) + i32::from(tt_capture);
-                    r -= i32::from(killer) + i32::from(gives_check);
-                    // The move is made: its piece-to name was recorded by `make`.
-                    let h = history.unwrap_or_else(|| self.quiet_history(side, m, self.played_piece_to[ply], context));
-                    r -= h / self.tuning.lmr_history_divisor;
+                    if let Some(key) = capture {
+                        // Late captures are the ones that lose material or history found wanting.
+                        r = r * self.tuning.lmr_capture_pct / 100 + i32::from(cut) - i32::from(gives_check);
+                        r -= self.history.capture(key) / self.tuning.lmr_history_divisor;
+                    } else {
+                        r += i32::from(!pv_node) + i32::from(!improving) + i32::from(cut) + i32::from(tt_capture);
+                        r -= i32::from(killer) + i32::from(gives_check);
+                        // The move is made: its piece-to name was recorded by `make`.
+                        let h =
+                            history.unwrap_or_else(|| self.quiet_history(side, m, self.played_piece_to[ply], context));
+                        r -= h / self.tuning.lmr_history_divisor;
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true, false);
@@ -828,8 +839,9 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 return 0;
             }
-            if quiet {
-                quiets_tried.push((m, self.played_piece_to[ply]));
+            match capture {
+                None => quiets_tried.push((m, self.played_piece_to[ply])),
+                Some(key) => captures_tried.push(key),
             }
             if score > best {
                 best = score;
@@ -840,18 +852,12 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        let bonus = self.tuning.history_bonus(depth);
                         if quiet {
                             let best = (m, self.played_piece_to[ply]);
-                            self.history.reward(
-                                side,
-                                best,
-                                &quiets_tried,
-                                context,
-                                self.tuning.history_bonus(depth),
-                                ply,
-                                previous,
-                            );
+                            self.history.reward(side, best, &quiets_tried, context, bonus, ply, previous);
                         }
+                        self.history.reward_captures(capture, &captures_tried, bonus);
                         break;
                     }
                 }

@@ -1,14 +1,16 @@
-//! Move ordering: the order in which a node tries its moves (hash move, good captures, killers, counter move,
-//! history), and picking the next best-scored move without sorting the whole list.
+//! Move ordering: the order in which a node tries its moves (hash move, good captures by victim, attacker and
+//! capture history, killers, counter move, history), and picking the next best-scored move without sorting the whole list.
 
 use super::Worker;
 use crate::board::moves::MAX_MOVES;
 use crate::board::{Move, MoveList};
+use crate::search::history::capture_key;
 use crate::search::params::SEE_VALUE;
 use crate::search::see::see_ge;
 
 impl Worker<'_> {
-    /// Move-ordering scores: hash move, captures by victim and attacker, killers, counter move, history.
+    /// Move-ordering scores: hash move, captures by victim, attacker and capture history, killers, counter move,
+    /// history.
     pub(super) fn order(&self, moves: &MoveList, tt_move: Move, ply: usize, previous: Move) -> [i32; MAX_MOVES] {
         let mut scores = [0i32; MAX_MOVES];
         let side = self.pos.side_to_move();
@@ -20,7 +22,9 @@ impl Worker<'_> {
             } else if let Some(victim) = self.pos.piece_at(m.to()).filter(|_| !m.is_pass()) {
                 let attacker = self.pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
                 let base = if see_ge(&self.pos, m, 0) { 1 << 28 } else { -(1 << 20) };
+                let learnt = self.history.capture(capture_key(self.piece_to(m), victim.kind()));
                 base + SEE_VALUE[victim.kind().index()] * 8 - attacker / 16
+                    + learnt * self.tuning.capture_history_weight_pct / 100
             } else if self.history.killers[ply][0] == m {
                 (1 << 27) + 2
             } else if self.history.killers[ply][1] == m {
