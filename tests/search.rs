@@ -79,6 +79,10 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("rfp_margin", 103),
         ("rfp_improving_margin", 103),
         ("rfp_improving_flat", 103),
+        ("lmr_capture_pct", 100),
+        ("lmr_ttpv", 2),
+        ("continuation_far", 1),
+        ("refutation_bonus_min_depth", 3),
     ] {
         params.set(name, value).unwrap();
     }
