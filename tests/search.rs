@@ -83,6 +83,7 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("lmr_ttpv", 2),
         ("continuation_far", 1),
         ("refutation_bonus_min_depth", 3),
+        ("tt_cutoff_history", 1),
     ] {
         params.set(name, value).unwrap();
     }

@@ -169,6 +169,8 @@ search_params! {
     /// Where every move of a node fails low from this depth, the opponent's quiet move that led there gets a
     /// continuation-history bonus (0: never).
     refutation_bonus_min_depth = 0, 0, 10, 1;
+    /// A cutoff by the hash table's score rewards a quiet hash move's history as a searched cutoff would (1).
+    tt_cutoff_history = 0, 0, 1, 1;
     /// How much of a capture's history (percent) is added to its victim-and-attacker ordering score.
     capture_history_weight_pct = 50, 0, 200, 10;
     /// Singular extensions: from this depth, the hash move is extended when all others fail a search with a window
