@@ -824,8 +824,7 @@ impl<'a> Worker<'a> {
             } else {
                 let mut r = 0;
                 // Captures on principal variations (now or before) keep their depth, except at expected cutoffs.
-                let sheltered = if self.tuning.lmr_ttpv > 0 { tt_pv && !cut } else { pv_node };
-                let reducible = quiet || (!sheltered && self.tuning.lmr_capture_pct > 0);
+                let reducible = quiet || ((!tt_pv || cut) && self.tuning.lmr_capture_pct > 0);
                 if !ablation.lmr && depth >= self.tuning.lmr_min_depth && i > pv_node as usize && reducible && !in_check
                 {
                     r = self.reductions[depth.min(63) as usize][i.min(63)];
