@@ -63,8 +63,10 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
 
 /// The search's optional conditions, set as Fairy-Stockfish's search sets them (double singular extensions,
 /// null moves tried further below beta the deeper the node, checks extended only in unbalanced positions from
-/// depth 7, a flat margin off reverse futility where improving): forced mates are still found in the fewest
-/// moves, and a position with the side to move in check at the root still gets a legal move.
+/// depth 7, a flat margin off reverse futility where improving, captures ordered by capture history and reduced,
+/// principal-variation nodes reduced less, continuation history six plies back, history rewards for refutations
+/// and hash-table cutoffs): forced mates are still found in the fewest moves, and a position with the side to
+/// move in check at the root still gets a legal move.
 #[test]
 fn the_optional_search_conditions_keep_forced_mates() {
     let mut params = SearchParams::default();
@@ -79,6 +81,12 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("rfp_margin", 103),
         ("rfp_improving_margin", 103),
         ("rfp_improving_flat", 103),
+        ("lmr_capture_pct", 100),
+        ("lmr_ttpv", 2),
+        ("continuation_far", 1),
+        ("refutation_bonus_min_depth", 3),
+        ("tt_cutoff_history", 1),
+        ("capture_history_weight_pct", 50),
     ] {
         params.set(name, value).unwrap();
     }

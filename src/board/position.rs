@@ -192,6 +192,11 @@ impl Position {
         (!self.state.last_move.is_none()).then_some(self.state.last_move)
     }
 
+    /// The piece the move that led here took, if it took one.
+    pub fn last_captured(&self) -> Option<Piece> {
+        self.state.captured.is_some().then_some(self.state.captured)
+    }
+
     /// Forgets the moves that led here: the current position becomes the start of the record.
     pub fn clear_history(&mut self) {
         self.history.clear();

@@ -11,7 +11,7 @@ pub struct History {
     butterfly: Vec<i16>,
     /// [side][previous move's to-point * 90 + previous move's from-point]: the reply that refuted it.
     counters: Vec<Move>,
-    /// [piece-to of a move one or two plies back][piece-to of this move]: how well this move answered that one.
+    /// [piece-to of a move of the `Context`][piece-to of this move]: how well this move followed that one.
     continuation: Vec<i16>,
     /// [capture name, see `CaptureKey`]: how often this piece taking this kind on this point cut off. Victim and
     /// attacker values say what a capture wins on paper; this says what it was worth in the searches so far.
@@ -51,6 +51,10 @@ impl CorrectionKeys {
 /// null move or none.
 pub type PieceTo = u16;
 pub const NO_PIECE_TO: PieceTo = u16::MAX;
+
+/// The moves a move's continuation history is looked up after: those one, two, four and six plies back (each
+/// `NO_PIECE_TO` where there is none or it is not used).
+pub type Context = [PieceTo; 4];
 const PIECE_TO_COUNT: usize = 14 * 90;
 
 /// A capture named by the piece that makes it, its destination and the kind it takes:
@@ -95,9 +99,9 @@ impl History {
         self.butterfly[Self::index(side, m)] as i32
     }
 
-    /// The continuation history of a move (`to`) after the moves `context` one and two plies back.
+    /// The continuation history of a move (`to`) after the moves of `context`.
     #[inline(always)]
-    pub fn continuation(&self, context: [PieceTo; 2], to: PieceTo) -> i32 {
+    pub fn continuation(&self, context: Context, to: PieceTo) -> i32 {
         let mut sum = 0;
         for c in context {
             if c != NO_PIECE_TO && to != NO_PIECE_TO {
@@ -112,8 +116,12 @@ impl History {
         *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
     }
 
-    fn nudge(&mut self, side: Color, m: Move, piece_to: PieceTo, context: [PieceTo; 2], bonus: i32) {
+    fn nudge(&mut self, side: Color, m: Move, piece_to: PieceTo, context: Context, bonus: i32) {
         Self::gravity(&mut self.butterfly[Self::index(side, m)], bonus);
+        self.nudge_continuation(piece_to, context, bonus);
+    }
+
+    fn nudge_continuation(&mut self, piece_to: PieceTo, context: Context, bonus: i32) {
         for c in context {
             if c != NO_PIECE_TO && piece_to != NO_PIECE_TO {
                 Self::gravity(&mut self.continuation[c as usize * PIECE_TO_COUNT + piece_to as usize], bonus);
@@ -122,14 +130,14 @@ impl History {
     }
 
     /// A quiet move caused a cutoff: reward it by `bonus`, punish the quiets tried before it. Moves come with
-    /// their piece-to names; `context` names the moves one and two plies back.
+    /// their piece-to names; `context` names the moves before.
     #[allow(clippy::too_many_arguments)]
     pub fn reward(
         &mut self,
         side: Color,
         best: (Move, PieceTo),
         tried: &[(Move, PieceTo)],
-        context: [PieceTo; 2],
+        context: Context,
         bonus: i32,
         ply: usize,
         previous: Move,
@@ -149,6 +157,12 @@ impl History {
         if !previous.is_none() {
             self.counters[Self::index(side, previous)] = best;
         }
+    }
+
+    /// Every move of a node failed low: the opponent's quiet move that led there (`piece_to`, played after
+    /// `context`) was a good one, and its continuation history says so by `bonus`.
+    pub fn reward_refutation(&mut self, piece_to: PieceTo, context: Context, bonus: i32) {
+        self.nudge_continuation(piece_to, context, bonus);
     }
 
     /// The capture history of a capture.
@@ -248,6 +262,17 @@ mod tests {
         }
         assert!(h.capture(took_horse) < 0 && h.capture(took_horse) >= -HISTORY_MAX);
         assert!(h.capture(took_soldier) >= -HISTORY_MAX);
+    }
+
+    #[test]
+    fn a_refutation_raises_the_continuation_history_after_each_move_of_its_context_only() {
+        let mut h = History::new();
+        let (reply, other): (PieceTo, PieceTo) = (2 * 90 + 40, 2 * 90 + 41);
+        let context: Context = [90 + 3, 7 * 90 + 12, NO_PIECE_TO, 5 * 90 + 88];
+        h.reward_refutation(reply, context, 600);
+        assert_eq!(h.continuation(context, reply), 3 * 600);
+        assert_eq!(h.continuation([context[0], NO_PIECE_TO, NO_PIECE_TO, NO_PIECE_TO], reply), 600);
+        assert_eq!(h.continuation(context, other), 0);
     }
 
     #[test]

@@ -144,8 +144,10 @@ search_params! {
     lmr_divisor_pct = 225, 100, 500, 15;
     /// History scores that move the reduction by one ply.
     lmr_history_divisor = 8192, 2048, 32768, 512;
-    /// Captures off the principal variation are reduced by this percentage of a quiet move's table reduction
-    /// (0: captures are never reduced).
+    /// Quiet moves at nodes on a principal variation, now or when last searched, are reduced this much less.
+    lmr_ttpv = 0, 0, 3, 1;
+    /// Captures are reduced by this percentage of a quiet move's table reduction where the node is not and was
+    /// not on a principal variation, or is an expected cutoff (0: captures are never reduced).
     lmr_capture_pct = 0, 0, 150, 10;
     /// Check extensions stop once the extensions on a path reach this share of the depth searched.
     max_extension_plies = 16, 4, 32, 1;
@@ -161,8 +163,15 @@ search_params! {
     /// The history bonus of a quiet move that cut off: this much per ply of depth, at most the maximum.
     history_bonus_per_depth = 300, 50, 800, 25;
     history_bonus_max = 2400, 500, 8000, 200;
+    /// Continuation history also after the moves four and six plies back (1), or only one and two (0).
+    continuation_far = 0, 0, 1, 1;
+    /// Where every move of a node fails low from this depth, the opponent's quiet move that led there gets a
+    /// continuation-history bonus (0: never).
+    refutation_bonus_min_depth = 0, 0, 10, 1;
+    /// A cutoff by the hash table's score rewards a quiet hash move's history as a searched cutoff would (1).
+    tt_cutoff_history = 0, 0, 1, 1;
     /// How much of a capture's history (percent) is added to its victim-and-attacker ordering score.
-    capture_history_weight_pct = 50, 0, 200, 10;
+    capture_history_weight_pct = 0, 0, 200, 10;
     /// Singular extensions: from this depth, the hash move is extended when all others fail a search with a window
     /// this far (in eighths of a centipawn per ply) below its score.
     singular_min_depth = 7, 4, 12, 1;

@@ -22,6 +22,8 @@ pub struct Entry {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// Whether the position was on a principal variation when stored, or stored from one that had been.
+    pub pv: bool,
 }
 
 #[derive(Default)]
@@ -40,13 +42,18 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+/// Searches are counted modulo this (the age field's width).
+const AGE_MASK: u8 = 0x1F;
+
+/// Bits: move 0–15, score 16–31, evaluation 32–47, depth 48–55, bound 56–57, age 58–62, principal variation 63.
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, age: u8) -> u64 {
     (mv.bits() as u64)
         | (score as i16 as u16 as u64) << 16
         | (eval as i16 as u16 as u64) << 32
         | ((depth + DEPTH_OFFSET).clamp(0, 255) as u64) << 48
         | (bound as u64) << 56
-        | ((age & 0x3F) as u64) << 58
+        | ((age & AGE_MASK) as u64) << 58
+        | (pv as u64) << 63
 }
 
 fn unpack(data: u64) -> (Entry, u8) {
@@ -60,8 +67,9 @@ fn unpack(data: u64) -> (Entry, u8) {
             1 => Bound::Lower,
             _ => Bound::Upper,
         },
+        pv: data >> 63 != 0,
     };
-    (entry, ((data >> 58) & 0x3F) as u8)
+    (entry, ((data >> 58) as u8) & AGE_MASK)
 }
 
 impl TranspositionTable {
@@ -106,7 +114,7 @@ impl TranspositionTable {
     /// Marks the start of a new search: older entries become preferred victims.
     pub fn new_search(&self) {
         let age = self.age.load(Ordering::Relaxed);
-        self.age.store(age.wrapping_add(1) & 0x3F, Ordering::Relaxed);
+        self.age.store(age.wrapping_add(1) & AGE_MASK, Ordering::Relaxed);
     }
 
     #[inline(always)]
@@ -140,7 +148,8 @@ impl TranspositionTable {
         None
     }
 
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool) {
         let age = self.age.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let mut victim = 0;
@@ -155,20 +164,20 @@ impl TranspositionTable {
                     return;
                 }
                 let mv = if mv.is_none() && data != 0 { old.mv } else { mv };
-                let new = pack(mv, score, eval, depth, bound, age);
+                let new = pack(mv, score, eval, depth, bound, pv, age);
                 slot.data.store(new, Ordering::Relaxed);
                 slot.check.store(key ^ new, Ordering::Relaxed);
                 return;
             }
             let (old, old_age) = unpack(data);
-            let stale = (age.wrapping_sub(old_age) & 0x3F) as i32;
+            let stale = (age.wrapping_sub(old_age) & AGE_MASK) as i32;
             let worth = old.depth - 8 * stale;
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = i;
             }
         }
-        let new = pack(mv, score, eval, depth, bound, age);
+        let new = pack(mv, score, eval, depth, bound, pv, age);
         bucket[victim].data.store(new, Ordering::Relaxed);
         bucket[victim].check.store(key ^ new, Ordering::Relaxed);
     }
@@ -197,9 +206,12 @@ mod tests {
     fn stores_and_finds_entries() {
         let tt = TranspositionTable::new(1);
         let m = Move::parse("h1g3", Notation::Uci).unwrap();
-        tt.store(0xDEAD_BEEF, m, -123, 45, 7, Bound::Lower);
+        tt.store(0xDEAD_BEEF, m, -123, 45, 7, Bound::Lower, true);
         let e = tt.probe(0xDEAD_BEEF).unwrap();
-        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound), (m, -123, 45, 7, Bound::Lower));
+        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound, e.pv), (m, -123, 45, 7, Bound::Lower, true));
+        tt.store(0xBEEF, m, 32_000, -20_000, -8, Bound::Upper, false);
+        let e = tt.probe(0xBEEF).unwrap();
+        assert_eq!((e.score, e.eval, e.depth, e.bound, e.pv), (32_000, -20_000, -8, Bound::Upper, false));
         assert!(tt.probe(0xBEEF_DEAD).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF).is_none());

@@ -1,7 +1,7 @@
 //! One search thread: iterative deepening, aspiration windows, principal-variation search with pruning and
 //! reductions, and quiescence. Game ends are scored by the position's rule set.
 
-use super::history::{CaptureKey, CorrectionKeys, History, NO_PIECE_TO, PieceTo, capture_key};
+use super::history::{CaptureKey, Context, CorrectionKeys, History, NO_PIECE_TO, PieceTo, capture_key};
 use super::params::*;
 use super::see::see_ge;
 use super::time::TimeManager;
@@ -383,7 +383,7 @@ impl<'a> Worker<'a> {
         let best_move = self.root_moves[line].mv;
         if line == 0 {
             let bound = if best >= beta { Bound::Lower } else { Bound::Exact };
-            self.shared.tt.store(key, best_move, to_tt(best, 0), self.evals[0], depth, bound);
+            self.shared.tt.store(key, best_move, to_tt(best, 0), self.evals[0], depth, bound, true);
         }
         best
     }
@@ -399,13 +399,15 @@ impl<'a> Worker<'a> {
         self.pos.piece_at(m.from()).map_or(NO_PIECE_TO, |p| (p.index() * 90 + m.to().index()) as PieceTo)
     }
 
-    /// The moves one and two plies before `ply`.
+    /// The moves one and two plies before `ply`, and four and six where `continuation_far` asks for them.
     #[inline]
-    fn context(&self, ply: usize) -> [PieceTo; 2] {
-        [
-            if ply >= 1 { self.played_piece_to[ply - 1] } else { NO_PIECE_TO },
-            if ply >= 2 { self.played_piece_to[ply - 2] } else { NO_PIECE_TO },
-        ]
+    fn context(&self, ply: usize) -> Context {
+        let back = |n: usize| if ply >= n { self.played_piece_to[ply - n] } else { NO_PIECE_TO };
+        if self.tuning.continuation_far != 0 {
+            [back(1), back(2), back(4), back(6)]
+        } else {
+            [back(1), back(2), NO_PIECE_TO, NO_PIECE_TO]
+        }
     }
 
     #[inline]
@@ -558,12 +560,24 @@ impl<'a> Worker<'a> {
         let singular_search = !excluded.is_none();
         let tt = if ablation.tt { None } else { self.shared.tt.probe(key) };
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
+        // On a principal variation now or when last searched: such nodes decide the result and are reduced less.
+        let tt_pv = pv_node || tt.is_some_and(|e| e.pv);
         if let Some(e) = tt
             && !pv_node
             && !singular_search
             && e.depth >= depth
             && let Some(score) = tt_cutoff(&e, ply, alpha, beta)
         {
+            // A quiet hash move that still beats beta earns the history a searched cutoff would have. (A move of
+            // a colliding key is harmless here: histories only order moves generated in the position.)
+            let ours = !tt_move.is_none()
+                && self.pos.piece_at(tt_move.from()).is_some_and(|p| p.color() == self.pos.side_to_move());
+            if self.tuning.tt_cutoff_history != 0 && score >= beta && ours && !self.is_capture(tt_move) {
+                let previous = if ply > 0 { self.played[ply - 1] } else { Move::NONE };
+                let best = (tt_move, self.piece_to(tt_move));
+                let bonus = self.tuning.history_bonus(depth);
+                self.history.reward(self.pos.side_to_move(), best, &[], self.context(ply), bonus, ply, previous);
+            }
             return score;
         }
 
@@ -672,7 +686,7 @@ impl<'a> Worker<'a> {
                 }
                 if score >= probcut_beta {
                     if !ablation.tt {
-                        self.shared.tt.store(key, m, to_tt(score, ply), raw_eval, depth - 3, Bound::Lower);
+                        self.shared.tt.store(key, m, to_tt(score, ply), raw_eval, depth - 3, Bound::Lower, tt_pv);
                     }
                     return score;
                 }
@@ -809,7 +823,8 @@ impl<'a> Worker<'a> {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut, pv_node);
             } else {
                 let mut r = 0;
-                let reducible = quiet || (!pv_node && self.tuning.lmr_capture_pct > 0);
+                // Captures on principal variations (now or before) keep their depth, except at expected cutoffs.
+                let reducible = quiet || ((!tt_pv || cut) && self.tuning.lmr_capture_pct > 0);
                 if !ablation.lmr && depth >= self.tuning.lmr_min_depth && i > pv_node as usize && reducible && !in_check
                 {
                     r = self.reductions[depth.min(63) as usize][i.min(63)];
@@ -819,7 +834,7 @@ impl<'a> Worker<'a> {
                         r -= self.history.capture(key) / self.tuning.lmr_history_divisor;
                     } else {
                         r += i32::from(!pv_node) + i32::from(!improving) + i32::from(cut) + i32::from(tt_capture);
-                        r -= i32::from(killer) + i32::from(gives_check);
+                        r -= i32::from(killer) + i32::from(gives_check) + self.tuning.lmr_ttpv * i32::from(tt_pv);
                         // The move is made: its piece-to name was recorded by `make`.
                         let h =
                             history.unwrap_or_else(|| self.quiet_history(side, m, self.played_piece_to[ply], context));
@@ -875,7 +890,20 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         if !ablation.tt && !singular_search {
-            self.shared.tt.store(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
+            self.shared.tt.store(key, best_move, to_tt(best, ply), raw_eval, depth, bound, tt_pv);
+        }
+        // Every move failed low: the opponent's quiet move that led here was strong, and its history learns it.
+        let refutation_depth = self.tuning.refutation_bonus_min_depth;
+        if refutation_depth > 0
+            && bound == Bound::Upper
+            && (depth >= refutation_depth || pv_node)
+            && !singular_search
+            && ply >= 1
+            && self.played_piece_to[ply - 1] != NO_PIECE_TO
+            && self.pos.last_captured().is_none()
+        {
+            let bonus = self.tuning.history_bonus(depth);
+            self.history.reward_refutation(self.played_piece_to[ply - 1], self.context(ply - 1), bonus);
         }
         // The search result teaches the correction history how far off the static evaluation was, where the
         // result is a true value or a bound on the right side of the evaluation.
@@ -895,7 +923,7 @@ impl<'a> Worker<'a> {
     /// The butterfly and continuation history of a quiet move, named by its piece-to (taken before the move is
     /// made, or from `played_piece_to` after).
     #[inline]
-    fn quiet_history(&self, side: Color, m: Move, piece_to: PieceTo, context: [PieceTo; 2]) -> i32 {
+    fn quiet_history(&self, side: Color, m: Move, piece_to: PieceTo, context: Context) -> i32 {
         self.history.score(side, m) + self.history.continuation(context, piece_to)
     }
 
@@ -1028,7 +1056,9 @@ impl<'a> Worker<'a> {
         }
         let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
         if !self.settings.ablation.tt {
-            self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { raw_eval }, 0, bound);
+            let eval = if in_check { 0 } else { raw_eval };
+            let pv = tt.is_some_and(|e| e.pv);
+            self.shared.tt.store(key, best_move, to_tt(best, ply), eval, 0, bound, pv);
         }
         best
     }
