@@ -570,9 +570,12 @@ impl<'a> Worker<'a> {
         {
             // A quiet hash move that still beats beta earns the history a searched cutoff would have. (A move of
             // a colliding key is harmless here: histories only order moves generated in the position.)
-            let ours = !tt_move.is_none()
-                && self.pos.piece_at(tt_move.from()).is_some_and(|p| p.color() == self.pos.side_to_move());
-            if self.tuning.tt_cutoff_history != 0 && score >= beta && ours && !self.is_capture(tt_move) {
+            if self.tuning.tt_cutoff_history != 0
+                && score >= beta
+                && !tt_move.is_none()
+                && self.pos.piece_at(tt_move.from()).is_some_and(|p| p.color() == self.pos.side_to_move())
+                && !self.is_capture(tt_move)
+            {
                 let previous = if ply > 0 { self.played[ply - 1] } else { Move::NONE };
                 let best = (tt_move, self.piece_to(tt_move));
                 let bonus = self.tuning.history_bonus(depth);
