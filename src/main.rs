@@ -223,6 +223,10 @@ struct TrainArgs {
     /// Continue the run whose checkpoint is in DIR (with the same data), up to --epochs.
     #[arg(long, value_name = "DIR", conflicts_with = "dir")]
     resume: Option<PathBuf>,
+    /// Start from this net's weights (a net file of the architecture) instead of a fresh model: a new generation
+    /// can continue the last one on new data.
+    #[arg(long, value_name = "NET", conflicts_with = "resume")]
+    init: Option<PathBuf>,
     /// The final net.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -250,6 +254,7 @@ fn train(args: TrainArgs) -> Result<(), String> {
         threads: args.threads,
         seed: args.seed,
         resume: args.resume.is_some(),
+        init: args.init,
         dir: args.resume.unwrap_or(args.dir),
         out: args.out,
     };

@@ -158,6 +158,39 @@ fn resume_continues_the_run_exactly_and_a_damaged_checkpoint_is_refused() {
     assert!(err.contains("nowhere"), "{err}");
 }
 
+/// `--init NET` starts from a net's weights: with a vanishing learning rate the run exports the same net again,
+/// and it starts where that net left off rather than where a fresh model starts.
+#[test]
+fn init_continues_a_net_instead_of_a_fresh_model() {
+    let dir = workdir("init");
+    let data = generate(&dir);
+    let run = |extra: &[&str]| {
+        let mut all = vec![data];
+        all.extend_from_slice(&QUICK);
+        all.extend_from_slice(extra);
+        train(&dir, &all)
+    };
+    let fresh = table(&ok(run(&["--epochs", "3", "--dir", "fresh", "--out", "janggi-first.nnue"])));
+    let mut still = QUICK.to_vec();
+    still[5] = "1e-12";
+    let mut all = vec![data, "--init", "janggi-first.nnue", "--epochs", "1", "--dir", "again", "--out", "same.nnue"];
+    all.extend_from_slice(&still);
+    let continued = table(&ok(train(&dir, &all)));
+    assert!(continued[0].val_loss < fresh[0].val_loss, "fresh {fresh:?}, continued {continued:?}");
+    let body = |p: &str| {
+        let bytes = std::fs::read(dir.join(p)).unwrap();
+        bytes[bytes.len() - BODY_BYTES..].to_vec()
+    };
+    assert!(body("janggi-first.nnue") == body("same.nnue"), "the weights changed");
+
+    std::fs::write(dir.join("janggi-broken.nnue"), b"not a net").unwrap();
+    let err = failed(run(&["--init", "janggi-broken.nnue", "--epochs", "1", "--dir", "broken"]));
+    assert!(err.contains("janggi-broken.nnue"), "{err}");
+    assert!(!dir.join("broken/epoch-1.nnue").exists());
+    let err = failed(run(&["--init", "janggi-first.nnue", "--resume", "fresh", "--epochs", "4"]));
+    assert!(err.contains("--init") && err.contains("--resume"), "{err}");
+}
+
 #[test]
 fn bad_data_files_are_refused_with_their_names() {
     let dir = workdir("bad-data");

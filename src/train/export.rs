@@ -45,6 +45,47 @@ pub fn quantise(model: &Model, description: String) -> Network {
     Network { description, ft_biases, ft_weights, psqt_weights, stacks }
 }
 
+/// The float model of a net: every integer divided by the scale `quantise` multiplies it by, the virtual rows
+/// zero (the net's rows already hold them). `quantise` gives the net back exactly, so a run started from it
+/// (`janggi train --init`) continues that net rather than a fresh one.
+pub fn dequantise(net: &Network) -> Model {
+    let mut model = Model::new(0);
+    model.ft.fill(0.0);
+    model.psqt.fill(0.0);
+    for f in 0..FEATURES {
+        let real = real_row(f);
+        for i in 0..H {
+            model.ft[real * H + i] = f32::from(net.ft_weights[f * H + i]) / FT_SCALE;
+        }
+        for b in 0..BUCKETS {
+            model.psqt[real * BUCKETS + b] = net.psqt_weights[f * BUCKETS + b] as f32 / PSQT_SCALE;
+        }
+    }
+    for (i, &b) in net.ft_biases.iter().enumerate() {
+        model.dense[FT_BIAS + i] = f32::from(b) / FT_SCALE;
+    }
+    for (b, layers) in net.stacks.iter().enumerate() {
+        let s = &mut model.dense[STACKS + b * stack::LEN..STACKS + (b + 1) * stack::LEN];
+        for (w, &q) in s[stack::L1_W..stack::L1_B].iter_mut().zip(&layers.l1_weights) {
+            *w = f32::from(q) / WEIGHT_SCALE;
+        }
+        for o in 0..L1_OUT {
+            s[stack::L1_B + o] = layers.l1_biases[o] as f32 / BIAS_SCALE;
+        }
+        for o in 0..L2_OUT {
+            for i in 0..L1_OUT {
+                s[stack::L2_W + o * L1_OUT + i] = f32::from(layers.l2_weights[o * L2_IN_PADDED + i]) / WEIGHT_SCALE;
+            }
+            s[stack::L2_B + o] = layers.l2_biases[o] as f32 / BIAS_SCALE;
+        }
+        for i in 0..L3_IN {
+            s[stack::L3_W + i] = f32::from(layers.l3_weights[i]) / WEIGHT_SCALE;
+        }
+        s[stack::L3_B] = layers.l3_bias as f32 / OUTPUT_BIAS_SCALE;
+    }
+    model
+}
+
 /// Writes the quantised net to `path`, reads it back with the engine's reader and returns the mean absolute
 /// difference, in centipawns, between the float model and the engine's evaluator on `positions` (the first of
 /// `data`, which holds the same positions in the same order).
@@ -73,4 +114,19 @@ pub fn mean_abs_difference(model: &Model, net: &Network, positions: &[Position],
         total += f64::from((float - int).abs());
     }
     if positions.is_empty() { 0.0 } else { total / positions.len() as f64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dequantised_net_quantises_back_to_itself() {
+        for net in
+            [crate::eval::nnue::default_net::default_network().as_ref().clone(), crate::eval::nnue::random_network(5)]
+        {
+            let back = quantise(&dequantise(&net), net.description.clone());
+            assert!(back == net, "the round trip changed the net");
+        }
+    }
 }

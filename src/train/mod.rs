@@ -74,6 +74,8 @@ pub struct TrainOptions {
     pub dir: PathBuf,
     /// Continue from `dir`'s checkpoint.
     pub resume: bool,
+    /// Start a new run from this net's weights instead of a fresh model (a new generation continuing the last).
+    pub init: Option<PathBuf>,
     /// The final net.
     pub out: Option<PathBuf>,
 }
@@ -355,6 +357,14 @@ fn train(opts: &TrainOptions, report: &mut (dyn FnMut(&EpochReport) + Send)) -> 
     let checkpoint_path = opts.dir.join(CHECKPOINT_FILE);
     // A bad checkpoint is refused before the data is read.
     let resumed = if opts.resume { Some(Checkpoint::load(&checkpoint_path)?) } else { None };
+    let initial = match (&opts.init, &resumed) {
+        (Some(path), None) => {
+            let net = crate::eval::nnue::Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            export::dequantise(&net)
+        }
+        (Some(_), Some(_)) => return Err("a resumed run continues its checkpoint: --init cannot be given too".into()),
+        (None, _) => Model::new(opts.seed),
+    };
     let data = load_data(opts)?;
     log::info!(
         "{} training and {} held-out positions loaded; classical evaluation's held-out loss {:.6}",
@@ -375,7 +385,7 @@ fn train(opts: &TrainOptions, report: &mut (dyn FnMut(&EpochReport) + Send)) -> 
             c
         }
         None => Checkpoint {
-            model: Model::new(opts.seed),
+            model: initial,
             ft: Moments::new(ROWS * H),
             psqt: Moments::new(ROWS * BUCKETS),
             dense: Moments::new(DENSE_LEN),

@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 /// The file name, given once so that the embedded path and the announced name cannot drift apart.
 macro_rules! default_net_file {
     () => {
-        "janggi-abf109fd47f2.nnue"
+        "janggi-a3dd60b86c0f.nnue"
     };
 }
 
