@@ -158,6 +158,18 @@ search_params! {
     check_extension_eval_margin = 0, 0, 300, 10;
     /// Static exchange pruning of captures in quiescence and of losing captures at low depth.
     qs_delta_margin = 200, 50, 500, 20;
+    /// Quiescence: after this many captures tried at a node not in check, a further capture is searched only if it
+    /// checks (0: no limit).
+    qs_capture_limit = 0, 0, 8, 1;
+    /// Quiescence: where the stand-pat score plus the delta margin stays at or below alpha, captures that do not win
+    /// material are skipped (1).
+    qs_futility_see = 0, 0, 1, 1;
+    /// Quiescence: a stored score bounding the static evaluation in the right direction replaces it as the stand-pat
+    /// score, and a stand-pat cutoff is stored (1).
+    qs_tt_stand_pat = 0, 0, 1, 1;
+    /// Quiescence: from this many plies into it, only recaptures on the last move's point are searched (0: all
+    /// captures at every ply).
+    qs_recapture_ply = 0, 0, 12, 1;
     see_quiet_margin = -60, -200, 0, 10;
     see_capture_margin = -100, -300, 0, 10;
     /// The history bonus of a quiet move that cut off: this much per ply of depth, at most the maximum.
