@@ -91,6 +91,7 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("qs_futility_see", 1),
         ("qs_tt_stand_pat", 1),
         ("qs_recapture_ply", 5),
+        ("eval_history_per_cp", 8),
     ] {
         params.set(name, value).unwrap();
     }

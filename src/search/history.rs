@@ -159,6 +159,11 @@ impl History {
         }
     }
 
+    /// A quiet move's butterfly history alone moves by `bonus` (its evaluation swing, not a search result).
+    pub fn nudge_butterfly(&mut self, side: Color, m: Move, bonus: i32) {
+        Self::gravity(&mut self.butterfly[Self::index(side, m)], bonus);
+    }
+
     /// Every move of a node failed low: the opponent's quiet move that led there (`piece_to`, played after
     /// `context`) was a good one, and its continuation history says so by `bonus`.
     pub fn reward_refutation(&mut self, piece_to: PieceTo, context: Context, bonus: i32) {

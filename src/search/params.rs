@@ -25,6 +25,8 @@ pub const MAX_DOUBLE_EXTENSIONS: u8 = 3;
 
 /// History scores saturate at this value.
 pub const HISTORY_MAX: i32 = 16384;
+/// The largest history change one evaluation swing gives (`eval_history_per_cp`).
+pub const EVAL_HISTORY_LIMIT: i32 = 1000;
 
 /// Correction history: 2^bits slots a side and table, entries in 1/grain centipawns, saturating at the limit
 /// (the largest correction is limit / grain centipawns).
@@ -182,6 +184,10 @@ search_params! {
     refutation_bonus_min_depth = 0, 0, 10, 1;
     /// A cutoff by the hash table's score rewards a quiet hash move's history as a searched cutoff would (1).
     tt_cutoff_history = 0, 0, 1, 1;
+    /// A quiet move whose static evaluation swing (the mover's evaluation before it against after it) is known
+    /// gets this many history points per centipawn of gain, times the depth, bounded by `EVAL_HISTORY_LIMIT` (0:
+    /// never).
+    eval_history_per_cp = 0, 0, 24, 2;
     /// How much of a capture's history (percent) is added to its victim-and-attacker ordering score.
     capture_history_weight_pct = 0, 0, 200, 10;
     /// Singular extensions: from this depth, the hash move is extended when all others fail a search with a window

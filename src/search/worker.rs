@@ -596,6 +596,22 @@ impl<'a> Worker<'a> {
         let static_eval = self.corrected(raw_eval, correction_keys);
         self.evals[ply] = static_eval;
         let improving = !in_check && self.improving(ply, static_eval);
+        // The opponent's last quiet move is judged by what it did to the static evaluation: a move that gained
+        // (our evaluation fell) is tried earlier next time. (The root keeps no evaluation of its own: from ply 2.)
+        if self.tuning.eval_history_per_cp > 0 && !in_check && !singular_search && ply > 1 {
+            let previous = self.played[ply - 1];
+            let before = self.evals[ply - 1];
+            if !previous.is_none()
+                && !previous.is_pass()
+                && self.pos.last_captured().is_none()
+                && before.abs() < MATE_BOUND
+                && static_eval.abs() < MATE_BOUND
+            {
+                let bonus = (-depth * self.tuning.eval_history_per_cp * (before + static_eval))
+                    .clamp(-EVAL_HISTORY_LIMIT, EVAL_HISTORY_LIMIT);
+                self.history.nudge_butterfly(!side, previous, bonus);
+            }
+        }
         // The stored score bounds the value better than the static evaluation where its bound points the right way.
         let eval = match tt {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
