@@ -92,6 +92,7 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("qs_tt_stand_pat", 1),
         ("qs_recapture_ply", 5),
         ("eval_history_per_cp", 8),
+        ("conthist_prune_depth", 5),
     ] {
         params.set(name, value).unwrap();
     }

@@ -810,6 +810,19 @@ impl<'a> Worker<'a> {
                             continue;
                         }
                     }
+                    // Continuation-history pruning: a quiet move that has done badly after both of the last two
+                    // moves, where it would be searched shallow anyway.
+                    if self.tuning.conthist_prune_depth > 0 && !killer {
+                        let lmr_depth = depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)];
+                        if lmr_depth < self.tuning.conthist_prune_depth {
+                            let to = self.piece_to(m);
+                            if self.history.continuation_after(context[0], to) < 0
+                                && self.history.continuation_after(context[1], to) < 0
+                            {
+                                continue;
+                            }
+                        }
+                    }
                 }
                 // Exchange pruning of losing moves at low depth.
                 let margin = if quiet {
