@@ -87,6 +87,12 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("refutation_bonus_min_depth", 3),
         ("tt_cutoff_history", 1),
         ("capture_history_weight_pct", 50),
+        ("qs_capture_limit", 2),
+        ("qs_futility_see", 1),
+        ("qs_tt_stand_pat", 1),
+        ("qs_recapture_ply", 5),
+        ("eval_history_per_cp", 8),
+        ("conthist_prune_depth", 5),
     ] {
         params.set(name, value).unwrap();
     }
@@ -99,6 +105,27 @@ fn the_optional_search_conditions_keep_forced_mates() {
     let out = search_fen(in_check, Rules::JANGGI, Limits { depth: Some(9), ..Limits::default() }, &settings);
     let pos = Position::from_fen(in_check, Rules::JANGGI).unwrap();
     assert!(pos.in_check() && pos.is_legal(out.best.unwrap()));
+}
+
+#[test]
+fn quiescence_limits_still_take_the_free_piece_and_see_the_recapture() {
+    // The chariot on e5 can take a free horse on a5, or a chariot on e7 that a soldier takes back: taking the
+    // chariot looks better to a search that misses the recapture.
+    let fen = "9/4k4/9/3pr4/9/n3R4/9/9/9/3K5 w - - 0 1";
+    let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
+    let free_horse = pos.parse_move("e5a5", Notation::Uci).unwrap();
+    let mut params = SearchParams::default();
+    for (name, value) in
+        [("qs_capture_limit", 1), ("qs_futility_see", 1), ("qs_tt_stand_pat", 1), ("qs_recapture_ply", 1)]
+    {
+        params.set(name, value).unwrap();
+    }
+    for settings in [Settings::default(), Settings { search: Arc::new(params), ..Settings::default() }] {
+        for depth in [1, 4] {
+            let out = search_fen(fen, Rules::JANGGI, Limits { depth: Some(depth), ..Limits::default() }, &settings);
+            assert_eq!(out.best, Some(free_horse), "depth {depth}: pv {:?}", out.pv);
+        }
+    }
 }
 
 #[test]

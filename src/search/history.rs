@@ -111,6 +111,15 @@ impl History {
         sum
     }
 
+    /// The continuation history of a move (`to`) after the single move `before` (0 where either is unknown).
+    #[inline(always)]
+    pub fn continuation_after(&self, before: PieceTo, to: PieceTo) -> i32 {
+        if before == NO_PIECE_TO || to == NO_PIECE_TO {
+            return 0;
+        }
+        self.continuation[before as usize * PIECE_TO_COUNT + to as usize] as i32
+    }
+
     fn gravity(h: &mut i16, bonus: i32) {
         let v = *h as i32;
         *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
@@ -157,6 +166,11 @@ impl History {
         if !previous.is_none() {
             self.counters[Self::index(side, previous)] = best;
         }
+    }
+
+    /// A quiet move's butterfly history alone moves by `bonus` (its evaluation swing, not a search result).
+    pub fn nudge_butterfly(&mut self, side: Color, m: Move, bonus: i32) {
+        Self::gravity(&mut self.butterfly[Self::index(side, m)], bonus);
     }
 
     /// Every move of a node failed low: the opponent's quiet move that led there (`piece_to`, played after

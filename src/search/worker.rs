@@ -530,7 +530,7 @@ impl<'a> Worker<'a> {
     fn negamax(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, cut: bool, pv_node: bool) -> i32 {
         self.pv_len[ply] = 0;
         if depth <= 0 {
-            return self.quiescence(alpha, beta, ply);
+            return self.quiescence(alpha, beta, ply, 0);
         }
         self.check_stop();
         if self.stopped {
@@ -596,6 +596,22 @@ impl<'a> Worker<'a> {
         let static_eval = self.corrected(raw_eval, correction_keys);
         self.evals[ply] = static_eval;
         let improving = !in_check && self.improving(ply, static_eval);
+        // The opponent's last quiet move is judged by what it did to the static evaluation: a move that gained
+        // (our evaluation fell) is tried earlier next time. (The root keeps no evaluation of its own: from ply 2.)
+        if self.tuning.eval_history_per_cp > 0 && !in_check && !singular_search && ply > 1 {
+            let previous = self.played[ply - 1];
+            let before = self.evals[ply - 1];
+            if !previous.is_none()
+                && !previous.is_pass()
+                && self.pos.last_captured().is_none()
+                && before.abs() < MATE_BOUND
+                && static_eval.abs() < MATE_BOUND
+            {
+                let bonus = (-depth * self.tuning.eval_history_per_cp * (before + static_eval))
+                    .clamp(-EVAL_HISTORY_LIMIT, EVAL_HISTORY_LIMIT);
+                self.history.nudge_butterfly(!side, previous, bonus);
+            }
+        }
         // The stored score bounds the value better than the static evaluation where its bound points the right way.
         let eval = match tt {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
@@ -623,7 +639,7 @@ impl<'a> Worker<'a> {
             }
             // Razoring.
             if prune && depth <= self.tuning.razor_max_depth && eval + self.tuning.razor_margin * depth < alpha {
-                let score = self.quiescence(alpha, beta, ply);
+                let score = self.quiescence(alpha, beta, ply, 0);
                 if score < alpha {
                     return score;
                 }
@@ -679,7 +695,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 self.make(m, ply);
-                let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1);
+                let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1, 1);
                 if score >= probcut_beta {
                     score = -self.negamax(depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, !cut, false);
                 }
@@ -792,6 +808,19 @@ impl<'a> Worker<'a> {
                         history = Some(h);
                         if h < -self.tuning.history_prune_margin * depth {
                             continue;
+                        }
+                    }
+                    // Continuation-history pruning: a quiet move that has done badly after both of the last two
+                    // moves, where it would be searched shallow anyway.
+                    if self.tuning.conthist_prune_depth > 0 && !killer {
+                        let lmr_depth = depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)];
+                        if lmr_depth < self.tuning.conthist_prune_depth {
+                            let to = self.piece_to(m);
+                            if self.history.continuation_after(context[0], to) < 0
+                                && self.history.continuation_after(context[1], to) < 0
+                            {
+                                continue;
+                            }
                         }
                     }
                 }
@@ -990,7 +1019,7 @@ impl<'a> Worker<'a> {
         (us & big).any()
     }
 
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
         self.pv_len[ply] = 0;
         self.check_stop();
         if self.stopped {
@@ -1011,12 +1040,37 @@ impl<'a> Worker<'a> {
             return score;
         }
         let raw_eval = if in_check { -INFINITE } else { tt.map_or_else(|| self.evaluate(), |e| e.eval) };
-        let stand_pat = self.corrected(raw_eval, CorrectionKeys::of(&self.pos));
+        let mut stand_pat = self.corrected(raw_eval, CorrectionKeys::of(&self.pos));
+        let use_tt_stand_pat = self.tuning.qs_tt_stand_pat != 0 && !in_check;
+        if let Some(e) = tt.filter(|_| use_tt_stand_pat) {
+            // The stored score is a search's verdict on this point: where its bound lies on the far side of the
+            // static evaluation, it is the better guess of what standing pat is worth.
+            let score = from_tt(e.score, ply);
+            if score.abs() < MATE_BOUND
+                && if score > stand_pat { e.bound != Bound::Upper } else { e.bound != Bound::Lower }
+            {
+                stand_pat = score;
+            }
+        }
         if stand_pat >= beta {
+            if use_tt_stand_pat && tt.is_none() && !self.settings.ablation.tt {
+                self.shared.tt.store(key, Move::NONE, to_tt(stand_pat, ply), raw_eval, 0, Bound::Lower, false);
+            }
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
         let mut moves = if in_check { self.pos.legal_moves() } else { self.pos.legal_captures() };
+        // Deep in quiescence only recaptures are looked at, so exchanges elsewhere cannot run on for ever.
+        let recapture_only = !in_check
+            && self.tuning.qs_recapture_ply > 0
+            && qply >= self.tuning.qs_recapture_ply
+            && ply > 0
+            && self.played[ply - 1] != Move::NONE
+            && !self.played[ply - 1].is_pass();
+        if recapture_only {
+            let square = self.played[ply - 1].to();
+            moves.retain(|m| m.to() == square);
+        }
         if moves.is_empty() {
             return if in_check && self.pos.legal_moves().is_empty() {
                 self.terminal_without_moves(ply)
@@ -1030,17 +1084,25 @@ impl<'a> Worker<'a> {
         let mut best_move = Move::NONE;
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
+            let mut limited = false;
             if !in_check {
                 let victim = self.pos.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
                 if stand_pat + victim + self.tuning.qs_delta_margin < alpha {
                     continue;
                 }
-                if !see_ge(&self.pos, m, 0) {
+                let futile = self.tuning.qs_futility_see != 0 && stand_pat + self.tuning.qs_delta_margin <= alpha;
+                if !see_ge(&self.pos, m, i32::from(futile)) {
                     continue;
                 }
+                limited = self.tuning.qs_capture_limit > 0 && i >= self.tuning.qs_capture_limit as usize;
             }
             self.make(m, ply);
-            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            if limited && !self.pos.in_check_by_rules() {
+                // Past the first few captures only those that check are still worth a look.
+                self.unmake();
+                continue;
+            }
+            let score = -self.quiescence(-beta, -alpha, ply + 1, qply + 1);
             self.unmake();
             if self.stopped {
                 return 0;
