@@ -2,7 +2,7 @@
 //! rounded into its integer type (`scale`), and the check of the result through the real reader and evaluator.
 
 use super::batch::Dataset;
-use super::model::{FT_BIAS, H, Model, STACKS, Scratch, real_row, stack, virtual_row};
+use super::model::{DENSE_LEN, FT_BIAS, H, Model, ROWS, STACKS, Scratch, real_row, stack, virtual_row};
 use super::scale::*;
 use crate::board::Position;
 use crate::eval::nnue::arch::*;
@@ -49,9 +49,8 @@ pub fn quantise(model: &Model, description: String) -> Network {
 /// zero (the net's rows already hold them). `quantise` gives the net back exactly, so a run started from it
 /// (`janggi train --init`) continues that net rather than a fresh one.
 pub fn dequantise(net: &Network) -> Model {
-    let mut model = Model::new(0);
-    model.ft.fill(0.0);
-    model.psqt.fill(0.0);
+    // Every value is set below or stays zero (the virtual rows): no random start to throw away.
+    let mut model = Model { ft: vec![0.0; ROWS * H], psqt: vec![0.0; ROWS * BUCKETS], dense: vec![0.0; DENSE_LEN] };
     for f in 0..FEATURES {
         let real = real_row(f);
         for i in 0..H {
