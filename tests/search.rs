@@ -96,6 +96,9 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("root_order", 1),
         ("root_lmr_from", 1),
         ("root_lmr_less", 0),
+        ("lmr_cut_quiet", 2),
+        ("lmr_stable_root", 1),
+        ("lmr_research_history", 1),
     ] {
         params.set(name, value).unwrap();
     }
