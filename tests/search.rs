@@ -93,6 +93,12 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("qs_recapture_ply", 5),
         ("eval_history_per_cp", 8),
         ("conthist_prune_depth", 5),
+        ("root_order", 1),
+        ("root_lmr_from", 1),
+        ("root_lmr_less", 0),
+        ("lmr_cut_quiet", 2),
+        ("lmr_stable_root", 1),
+        ("lmr_research_history", 1),
     ] {
         params.set(name, value).unwrap();
     }
@@ -182,16 +188,22 @@ fn a_forced_move_is_analysed_under_movetime_and_played_at_once_on_a_clock() {
 
 #[test]
 fn multipv_lines_come_best_first_with_different_moves() {
-    let settings = Settings { multipv: 4, ..Settings::default() };
-    let out =
-        search_fen(janggi::board::START_FEN, Rules::JANGGI, Limits { depth: Some(7), ..Limits::default() }, &settings);
-    assert_eq!(out.lines.len(), 4);
-    for pair in out.lines.windows(2) {
-        assert!(pair[0].0 >= pair[1].0, "{:?}", out.lines);
+    // Also with the root's moves reordered and reduced: the lines after the first are still searched exactly.
+    let mut root = SearchParams::default();
+    root.set("root_order", 1).unwrap();
+    root.set("root_lmr_from", 1).unwrap();
+    for search in [Arc::new(SearchParams::default()), Arc::new(root)] {
+        let settings = Settings { multipv: 4, search, ..Settings::default() };
+        let limits = Limits { depth: Some(7), ..Limits::default() };
+        let out = search_fen(janggi::board::START_FEN, Rules::JANGGI, limits, &settings);
+        assert_eq!(out.lines.len(), 4);
+        for pair in out.lines.windows(2) {
+            assert!(pair[0].0 >= pair[1].0, "{:?}", out.lines);
+        }
+        let firsts: std::collections::HashSet<Move> = out.lines.iter().map(|l| l.1[0]).collect();
+        assert_eq!(firsts.len(), 4);
+        assert_eq!(out.best, Some(out.lines[0].1[0]));
     }
-    let firsts: std::collections::HashSet<Move> = out.lines.iter().map(|l| l.1[0]).collect();
-    assert_eq!(firsts.len(), 4);
-    assert_eq!(out.best, Some(out.lines[0].1[0]));
 }
 
 #[test]

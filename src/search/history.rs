@@ -173,9 +173,10 @@ impl History {
         Self::gravity(&mut self.butterfly[Self::index(side, m)], bonus);
     }
 
-    /// Every move of a node failed low: the opponent's quiet move that led there (`piece_to`, played after
-    /// `context`) was a good one, and its continuation history says so by `bonus`.
-    pub fn reward_refutation(&mut self, piece_to: PieceTo, context: Context, bonus: i32) {
+    /// A quiet move's continuation history alone moves by `bonus`: where every move of a node failed low (the
+    /// opponent's move that led there was good), or where a reduced move's search at full depth said how good it
+    /// was.
+    pub fn reward_continuation(&mut self, piece_to: PieceTo, context: Context, bonus: i32) {
         self.nudge_continuation(piece_to, context, bonus);
     }
 
@@ -283,7 +284,7 @@ mod tests {
         let mut h = History::new();
         let (reply, other): (PieceTo, PieceTo) = (2 * 90 + 40, 2 * 90 + 41);
         let context: Context = [90 + 3, 7 * 90 + 12, NO_PIECE_TO, 5 * 90 + 88];
-        h.reward_refutation(reply, context, 600);
+        h.reward_continuation(reply, context, 600);
         assert_eq!(h.continuation(context, reply), 3 * 600);
         assert_eq!(h.continuation([context[0], NO_PIECE_TO, NO_PIECE_TO, NO_PIECE_TO], reply), 600);
         assert_eq!(h.continuation(context, other), 0);

@@ -8,7 +8,7 @@ use super::time::TimeManager;
 use super::tt::{Bound, Entry};
 use super::{Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
 use crate::board::rules::Bikjang;
-use crate::board::{Color, EndView, Move, PieceKind, Position};
+use crate::board::{Color, EndView, Move, MoveList, PieceKind, Position};
 use crate::eval;
 use crate::eval::nnue::{self, AccumulatorStack, Kernel};
 use std::sync::Arc;
@@ -92,6 +92,8 @@ pub(super) struct Worker<'a> {
     /// Double extensions on the path to each ply.
     double_extensions: [u8; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
+    /// How often a root move other than the first became best in this iteration (re-searches included).
+    root_changes: u32,
     stopped: bool,
     result: ThreadResult,
     /// The tunable numbers, and the reduction table made from them.
@@ -130,6 +132,7 @@ impl<'a> Worker<'a> {
             excluded: [Move::NONE; MAX_PLY + 2],
             double_extensions: [0; MAX_PLY + 2],
             root_moves: Vec::new(),
+            root_changes: 0,
             stopped: false,
             result: ThreadResult { id, ..ThreadResult::default() },
             tuning: &settings.search,
@@ -185,6 +188,7 @@ impl<'a> Worker<'a> {
             for rm in &mut self.root_moves {
                 rm.previous = rm.score;
             }
+            self.root_changes = 0;
             for line in 0..lines {
                 self.seldepth = 0;
                 self.search_line(depth, line, listener);
@@ -342,14 +346,40 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         self.pv_len[0] = 0;
         let key = self.tt_key();
+        if self.tuning.root_order != 0 {
+            self.order_root_moves(line);
+        }
+        let side = self.pos.side_to_move();
+        let in_check = self.pos.in_check_by_rules();
+        let context = self.context(0);
+        let reduce_from = line + self.tuning.root_lmr_from as usize;
         for i in line..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            let quiet = m.is_pass() || self.pos.piece_at(m.to()).is_none();
+            let reducible = self.tuning.root_lmr_from > 0
+                && i >= reduce_from
+                && quiet
+                && !in_check
+                && depth >= self.tuning.lmr_min_depth
+                && !self.settings.ablation.lmr;
+            let history = if reducible { self.quiet_history(side, m, self.piece_to(m), context) } else { 0 };
             self.make(m, 0);
             let mut score;
             if i == line {
                 score = -self.negamax(depth - 1, -beta, -alpha, 1, false, true);
             } else {
-                score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, true, false);
+                let mut r = 0;
+                if reducible {
+                    r = self.reductions[depth.min(63) as usize][(i - line).min(63)]
+                        - self.tuning.root_lmr_less
+                        - i32::from(self.pos.in_check_by_rules())
+                        - history / self.tuning.lmr_history_divisor;
+                    r = r.clamp(0, depth - 2);
+                }
+                score = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, 1, true, false);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, true, false);
+                }
                 if score > alpha && score < beta {
                     score = -self.negamax(depth - 1, -beta, -alpha, 1, false, true);
                 }
@@ -373,6 +403,9 @@ impl<'a> Worker<'a> {
             }
             if score > alpha {
                 alpha = score;
+                if i > line {
+                    self.root_changes += 1;
+                }
                 // Bring the new best to the front of the unsearched part so reports and restarts see it first.
                 self.root_moves[line..=i].rotate_right(1);
                 if score >= beta {
@@ -386,6 +419,28 @@ impl<'a> Worker<'a> {
             self.shared.tt.store(key, best_move, to_tt(best, 0), self.evals[0], depth, bound, true);
         }
         best
+    }
+
+    /// Orders the root moves after `line`: those with an exact score from the last iteration first (best first),
+    /// then the rest as any node orders its moves (captures, killers, counter move, history).
+    fn order_root_moves(&mut self, line: usize) {
+        let mut list = MoveList::new();
+        for rm in &self.root_moves[line + 1..] {
+            list.push(rm.mv);
+        }
+        let scores = self.order(&list, Move::NONE, 0, Move::NONE);
+        let mut keyed: Vec<(bool, i32, RootMove)> = self
+            .root_moves
+            .drain(line + 1..)
+            .zip(scores)
+            .map(|(rm, s)| {
+                let exact = rm.previous > -INFINITE;
+                let key = if exact { rm.previous } else { s };
+                (exact, key, rm)
+            })
+            .collect();
+        keyed.sort_by_key(|(exact, key, _)| std::cmp::Reverse((*exact, *key)));
+        self.root_moves.extend(keyed.into_iter().map(|(_, _, rm)| rm));
     }
 
     fn tt_key(&self) -> u64 {
@@ -871,12 +926,23 @@ impl<'a> Worker<'a> {
                         let h =
                             history.unwrap_or_else(|| self.quiet_history(side, m, self.played_piece_to[ply], context));
                         r -= h / self.tuning.lmr_history_divisor;
+                        r += self.tuning.lmr_cut_quiet * i32::from(cut);
+                    }
+                    // While the root's best move holds, nodes off the principal variation matter less.
+                    if !pv_node && self.tuning.lmr_stable_root != 0 && self.root_changes <= 2 {
+                        r += 1;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true, false);
                 if score > alpha && r > 0 {
                     score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, !cut, false);
+                    // The full-depth verdict on a reduced quiet move teaches its continuation history.
+                    if quiet && self.tuning.lmr_research_history != 0 && !self.stopped {
+                        let bonus = self.tuning.history_bonus(new_depth);
+                        let bonus = if score > alpha { bonus } else { -bonus };
+                        self.history.reward_continuation(self.played_piece_to[ply], context, bonus);
+                    }
                 }
                 if pv_node && score > alpha && score < beta {
                     score = -self.negamax(new_depth, -beta, -alpha, ply + 1, false, true);
@@ -935,7 +1001,7 @@ impl<'a> Worker<'a> {
             && self.pos.last_captured().is_none()
         {
             let bonus = self.tuning.history_bonus(depth);
-            self.history.reward_refutation(self.played_piece_to[ply - 1], self.context(ply - 1), bonus);
+            self.history.reward_continuation(self.played_piece_to[ply - 1], self.context(ply - 1), bonus);
         }
         // The search result teaches the correction history how far off the static evaluation was, where the
         // result is a true value or a bound on the right side of the evaluation.
