@@ -355,7 +355,7 @@ impl<'a> Worker<'a> {
         let reduce_from = line + self.tuning.root_lmr_from as usize;
         for i in line..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            let quiet = m.is_pass() || self.pos.piece_at(m.to()).is_none();
+            let quiet = !self.is_capture(m);
             let reducible = self.tuning.root_lmr_from > 0
                 && i >= reduce_from
                 && quiet
@@ -857,9 +857,10 @@ impl<'a> Worker<'a> {
                     {
                         continue;
                     }
+                    let to = self.piece_to(m);
                     // History pruning: quiet moves that keep failing here are not worth a look at low depth.
                     if depth <= self.tuning.history_prune_depth && !killer {
-                        let h = self.quiet_history(side, m, self.piece_to(m), context);
+                        let h = self.quiet_history(side, m, to, context);
                         history = Some(h);
                         if h < -self.tuning.history_prune_margin * depth {
                             continue;
@@ -869,13 +870,11 @@ impl<'a> Worker<'a> {
                     // moves, where it would be searched shallow anyway.
                     if self.tuning.conthist_prune_depth > 0 && !killer {
                         let lmr_depth = depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)];
-                        if lmr_depth < self.tuning.conthist_prune_depth {
-                            let to = self.piece_to(m);
-                            if self.history.continuation_after(context[0], to) < 0
-                                && self.history.continuation_after(context[1], to) < 0
-                            {
-                                continue;
-                            }
+                        if lmr_depth < self.tuning.conthist_prune_depth
+                            && self.history.continuation_after(context[0], to) < 0
+                            && self.history.continuation_after(context[1], to) < 0
+                        {
+                            continue;
                         }
                     }
                 }
