@@ -84,10 +84,10 @@ impl TimeManager {
     }
 
     /// Whether to begin another iteration, given how unstable the best move is and how far the score fell
-    /// (`stretch` >= 1).
+    /// and how clear the best move is (`stretch`).
     pub fn soft_limit_reached(&self, stretch: f64) -> bool {
         self.budget.is_some_and(|b| {
-            let soft = b.soft.mul_f64(stretch.clamp(0.5, MAX_SOFT_STRETCH)).min(b.hard);
+            let soft = b.soft.mul_f64(stretch.clamp(MIN_SOFT_STRETCH, MAX_SOFT_STRETCH)).min(b.hard);
             self.elapsed() >= soft
         })
     }
@@ -98,9 +98,31 @@ impl TimeManager {
     }
 }
 
+/// The factor on the soft limit from the best move's share of an iteration's nodes: (base - slope x share) / 100
+/// (both in hundredths; base 0 turns it off). A best move that took most of the work is clear; one that shared it
+/// with the others is in doubt and earns more time. `soft_limit_reached` bounds the result with the other stretches.
+pub fn effort_scale(base_pct: i32, slope_pct: i32, best_nodes: u64, all_nodes: u64) -> f64 {
+    if base_pct == 0 || all_nodes == 0 {
+        return 1.0;
+    }
+    let share = best_nodes as f64 / all_nodes as f64;
+    (f64::from(base_pct) - f64::from(slope_pct) * share) / 100.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clear_best_move_saves_time_and_a_doubtful_one_gets_more() {
+        let clear = effort_scale(190, 150, 90, 100);
+        let doubtful = effort_scale(190, 150, 30, 100);
+        assert!(clear < 1.0 && doubtful > 1.0, "{clear} {doubtful}");
+        assert!((clear - 0.55).abs() < 1e-9);
+        // Off, or nothing searched yet: the limit stands.
+        assert_eq!(effort_scale(0, 150, 90, 100), 1.0);
+        assert_eq!(effort_scale(190, 150, 0, 0), 1.0);
+    }
 
     #[test]
     fn budgets_stay_inside_the_clock() {

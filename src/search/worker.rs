@@ -4,7 +4,7 @@
 use super::history::{CaptureKey, Context, CorrectionKeys, History, NO_PIECE_TO, PieceTo, capture_key};
 use super::params::*;
 use super::see::see_ge;
-use super::time::TimeManager;
+use super::time::{TimeManager, effort_scale};
 use super::tt::{Bound, Entry};
 use super::{Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
 use crate::board::rules::Bikjang;
@@ -26,6 +26,8 @@ struct RootMove {
     /// Score of the last completed search of this move (for ordering and reports).
     previous: i32,
     pv: Vec<Move>,
+    /// Nodes spent on this move in the current iteration (all its searches).
+    effort: u64,
 }
 
 /// What one thread found.
@@ -166,8 +168,10 @@ impl<'a> Worker<'a> {
             }
             return self.result.clone();
         }
-        self.root_moves =
-            moves.into_iter().map(|mv| RootMove { mv, score: -INFINITE, previous: -INFINITE, pv: vec![mv] }).collect();
+        self.root_moves = moves
+            .into_iter()
+            .map(|mv| RootMove { mv, score: -INFINITE, previous: -INFINITE, pv: vec![mv], effort: 0 })
+            .collect();
         let strength = self.settings.strength;
         let max_depth = [self.limits.depth, strength.max_depth()]
             .into_iter()
@@ -187,6 +191,7 @@ impl<'a> Worker<'a> {
             }
             for rm in &mut self.root_moves {
                 rm.previous = rm.score;
+                rm.effort = 0;
             }
             self.root_changes = 0;
             for line in 0..lines {
@@ -268,12 +273,22 @@ impl<'a> Worker<'a> {
             return true;
         }
         let falling = ((last_score - score) as f64 / 100.0).clamp(0.0, 1.0);
-        let stretch = (1.0 + best_changes * 0.5) * (1.0 + falling * 0.5);
+        let stretch = (1.0 + best_changes * 0.5) * (1.0 + falling * 0.5) * self.effort_scale();
         if depth > 1 && self.clock.soft_limit_reached(stretch) {
             self.shared.stop.store(true, Ordering::Relaxed);
             return true;
         }
         false
+    }
+
+    /// How the best move's share of the last iteration's nodes scales the time (`tm_effort_base`; 1 when off).
+    /// Only on a clock: a fixed `movetime` is the host's request for that much thought.
+    fn effort_scale(&self) -> f64 {
+        if !self.clock.is_managed() {
+            return 1.0;
+        }
+        let total: u64 = self.root_moves.iter().map(|rm| rm.effort).sum();
+        effort_scale(self.tuning.tm_effort_base, self.tuning.tm_effort_slope, self.root_moves[0].effort, total)
     }
 
     /// In `infinite` and ponder mode the best move may only be sent after `stop` (or `ponderhit`).
@@ -363,6 +378,7 @@ impl<'a> Worker<'a> {
                 && depth >= self.tuning.lmr_min_depth
                 && !self.settings.ablation.lmr;
             let history = if reducible { self.quiet_history(side, m, self.piece_to(m), context) } else { 0 };
+            let nodes_before = self.nodes;
             self.make(m, 0);
             let mut score;
             if i == line {
@@ -385,6 +401,7 @@ impl<'a> Worker<'a> {
                 }
             }
             self.unmake();
+            self.root_moves[i].effort += self.nodes - nodes_before;
             if self.stopped {
                 return best;
             }
