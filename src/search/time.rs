@@ -85,9 +85,11 @@ impl TimeManager {
 
     /// Whether to begin another iteration, given how unstable the best move is and how far the score fell
     /// and how clear the best move is (`stretch`).
+    /// A fixed `movetime` is the host's request for that much thought: it never shrinks.
     pub fn soft_limit_reached(&self, stretch: f64) -> bool {
         self.budget.is_some_and(|b| {
-            let soft = b.soft.mul_f64(stretch.clamp(MIN_SOFT_STRETCH, MAX_SOFT_STRETCH)).min(b.hard);
+            let least = if b.managed { MIN_SOFT_STRETCH } else { 1.0 };
+            let soft = b.soft.mul_f64(stretch.clamp(least, MAX_SOFT_STRETCH)).min(b.hard);
             self.elapsed() >= soft
         })
     }

@@ -282,11 +282,7 @@ impl<'a> Worker<'a> {
     }
 
     /// How the best move's share of the last iteration's nodes scales the time (`tm_effort_base`; 1 when off).
-    /// Only on a clock: a fixed `movetime` is the host's request for that much thought.
     fn effort_scale(&self) -> f64 {
-        if !self.clock.is_managed() {
-            return 1.0;
-        }
         let total: u64 = self.root_moves.iter().map(|rm| rm.effort).sum();
         effort_scale(self.tuning.tm_effort_base, self.tuning.tm_effort_slope, self.root_moves[0].effort, total)
     }
