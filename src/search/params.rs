@@ -158,6 +158,9 @@ search_params! {
     /// A reduced quiet move searched again at full depth gets a continuation-history bonus if it beat alpha there,
     /// a malus if not (1; 0: no update).
     lmr_research_history = 0, 0, 1, 1;
+    /// Quiet moves that take a piece out of a losing exchange (the piece would have been lost where it stood) are
+    /// reduced this much less (0: no difference).
+    lmr_escape = 0, 0, 3, 1;
     /// Captures are reduced by this percentage of a quiet move's table reduction where the node is not and was
     /// not on a principal variation, or is an expected cutoff (0: captures are never reduced).
     lmr_capture_pct = 0, 0, 150, 10;

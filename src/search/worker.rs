@@ -947,6 +947,15 @@ impl<'a> Worker<'a> {
                             history.unwrap_or_else(|| self.quiet_history(side, m, self.played_piece_to[ply], context));
                         r -= h / self.tuning.lmr_history_divisor;
                         r += self.tuning.lmr_cut_quiet * i32::from(cut);
+                        // A move that takes a piece out of a losing exchange is a defence, not a late idea: its
+                        // piece would have been lost where it stood. (The exchange is judged from the position
+                        // after the move, the piece set back on its old point.)
+                        if self.tuning.lmr_escape > 0
+                            && !m.is_pass()
+                            && !see_ge(&self.pos, Move::new(m.to(), m.from()), 0)
+                        {
+                            r -= self.tuning.lmr_escape;
+                        }
                     }
                     // While the root's best move holds, nodes off the principal variation matter less.
                     if !pv_node && self.tuning.lmr_stable_root != 0 && self.root_changes <= 2 {
