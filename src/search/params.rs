@@ -236,8 +236,9 @@ search_params! {
     root_lmr_less = 2, 0, 4, 1;
     /// Nodes in check prune (late moves, history, exchange) and reduce their evasions as other nodes do their
     /// moves (1; 0: every evasion searched at full depth). Futility stays off in check: there is no static
-    /// evaluation to measure a move against.
-    check_node_prune = 0, 0, 1, 1;
+    /// evaluation to measure a move against. On (1) it won 109-91 (+31.4 ± 48.7) at 5+0.05 against off, 7.5% fewer
+    /// nodes to depth 13.
+    check_node_prune = 1, 0, 1, 1;
     /// Time from effort: after an iteration the soft limit is scaled by (base - slope x share) / 100, where share
     /// is the part of the iteration's nodes spent on its best move: a move that took most of the work is clear
     /// and saves time, one that shared it with others is doubtful and gets more (base 0: no scaling). The
