@@ -158,6 +158,9 @@ search_params! {
     /// A reduced quiet move searched again at full depth gets a continuation-history bonus if it beat alpha there,
     /// a malus if not (1; 0: no update).
     lmr_research_history = 0, 0, 1, 1;
+    /// Quiet moves that take a piece out of a losing exchange (the piece would have been lost where it stood) are
+    /// reduced this much less (0: no difference).
+    lmr_escape = 0, 0, 3, 1;
     /// Captures are reduced by this percentage of a quiet move's table reduction where the node is not and was
     /// not on a principal variation, or is an expected cutoff (0: captures are never reduced).
     lmr_capture_pct = 0, 0, 150, 10;
@@ -231,6 +234,11 @@ search_params! {
     /// their history; a reduced move that beats alpha is searched again at full depth.
     root_lmr_from = 3, 0, 16, 1;
     root_lmr_less = 2, 0, 4, 1;
+    /// Nodes in check prune (late moves, history, exchange) and reduce their evasions as other nodes do their
+    /// moves (1; 0: every evasion searched at full depth). Futility stays off in check: there is no static
+    /// evaluation to measure a move against. On (1) it won 109-91 (+31.4 ± 48.7) at 5+0.05 against off, 7.5% fewer
+    /// nodes to depth 13.
+    check_node_prune = 1, 0, 1, 1;
     /// Time from effort: after an iteration the soft limit is scaled by (base - slope x share) / 100, where share
     /// is the part of the iteration's nodes spent on its best move: a move that took most of the work is clear
     /// and saves time, one that shared it with others is doubtful and gets more (base 0: no scaling). The

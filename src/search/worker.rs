@@ -844,6 +844,9 @@ impl<'a> Worker<'a> {
         let mut quiets_tried: Vec<(Move, PieceTo)> = Vec::with_capacity(32);
         let mut captures_tried: Vec<CaptureKey> = Vec::with_capacity(16);
         let context = self.context(ply);
+        // In check, evasions are pruned and reduced as other moves are (except by futility: there is no static
+        // evaluation to judge them by) where `check_node_prune` says so.
+        let check_prune = self.tuning.check_node_prune != 0;
         let n = moves.len();
         for i in 0..n {
             let m = pick(&mut moves, &mut scores, i);
@@ -854,7 +857,7 @@ impl<'a> Worker<'a> {
             // The move's history, looked up only where a decision needs it.
             let mut history = None;
 
-            if prune && ply > 0 && best > -MATE_BOUND && !in_check && !must_break {
+            if prune && ply > 0 && best > -MATE_BOUND && (!in_check || check_prune) && !must_break {
                 if quiet && !pv_node {
                     // Late move pruning.
                     if depth <= self.tuning.lmp_max_depth
@@ -865,6 +868,7 @@ impl<'a> Worker<'a> {
                     }
                     // Futility pruning.
                     if depth <= self.tuning.futility_max_depth
+                        && !in_check
                         && static_eval + self.tuning.futility_base + self.tuning.futility_per_depth * depth <= alpha
                         && !killer
                     {
@@ -924,7 +928,11 @@ impl<'a> Worker<'a> {
                 let mut r = 0;
                 // Captures on principal variations (now or before) keep their depth, except at expected cutoffs.
                 let reducible = quiet || ((!tt_pv || cut) && self.tuning.lmr_capture_pct > 0);
-                if !ablation.lmr && depth >= self.tuning.lmr_min_depth && i > pv_node as usize && reducible && !in_check
+                if !ablation.lmr
+                    && depth >= self.tuning.lmr_min_depth
+                    && i > pv_node as usize
+                    && reducible
+                    && (!in_check || check_prune)
                 {
                     r = self.reductions[depth.min(63) as usize][i.min(63)];
                     if let Some(key) = capture {
@@ -939,6 +947,15 @@ impl<'a> Worker<'a> {
                             history.unwrap_or_else(|| self.quiet_history(side, m, self.played_piece_to[ply], context));
                         r -= h / self.tuning.lmr_history_divisor;
                         r += self.tuning.lmr_cut_quiet * i32::from(cut);
+                        // A move that takes a piece out of a losing exchange is a defence, not a late idea: its
+                        // piece would have been lost where it stood. (The exchange is judged from the position
+                        // after the move, the piece set back on its old point.)
+                        if self.tuning.lmr_escape > 0
+                            && !m.is_pass()
+                            && !see_ge(&self.pos, Move::new(m.to(), m.from()), 0)
+                        {
+                            r -= self.tuning.lmr_escape;
+                        }
                     }
                     // While the root's best move holds, nodes off the principal variation matter less.
                     if !pv_node && self.tuning.lmr_stable_root != 0 && self.root_changes <= 2 {
