@@ -846,7 +846,7 @@ impl<'a> Worker<'a> {
         let context = self.context(ply);
         // In check, evasions are pruned and reduced as other moves are (except by futility: there is no static
         // evaluation to judge them by) where `check_node_prune` says so.
-        let check_prune = self.tuning.check_node_prune != 0;
+        let prune_here = !in_check || self.tuning.check_node_prune != 0;
         let n = moves.len();
         for i in 0..n {
             let m = pick(&mut moves, &mut scores, i);
@@ -857,7 +857,7 @@ impl<'a> Worker<'a> {
             // The move's history, looked up only where a decision needs it.
             let mut history = None;
 
-            if prune && ply > 0 && best > -MATE_BOUND && (!in_check || check_prune) && !must_break {
+            if prune && ply > 0 && best > -MATE_BOUND && prune_here && !must_break {
                 if quiet && !pv_node {
                     // Late move pruning.
                     if depth <= self.tuning.lmp_max_depth
@@ -932,7 +932,7 @@ impl<'a> Worker<'a> {
                     && depth >= self.tuning.lmr_min_depth
                     && i > pv_node as usize
                     && reducible
-                    && (!in_check || check_prune)
+                    && prune_here
                 {
                     r = self.reductions[depth.min(63) as usize][i.min(63)];
                     if let Some(key) = capture {
