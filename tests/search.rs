@@ -65,8 +65,10 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
 /// null moves tried further below beta the deeper the node, checks extended only in unbalanced positions from
 /// depth 7, a flat margin off reverse futility where improving, captures ordered by capture history and reduced,
 /// principal-variation nodes reduced less, continuation history six plies back, history rewards for refutations
-/// and hash-table cutoffs): forced mates are still found in the fewest moves, and a position with the side to
-/// move in check at the root still gets a legal move.
+/// and hash-table cutoffs, pieces escaping exchanges reduced less, late moves reduced more where replies keep
+/// cutting off, captures pruned by futility, principal variations searched shallower once alpha is raised):
+/// forced mates are still found in the fewest moves, and a position with the side to move in check at the root
+/// still gets a legal move.
 #[test]
 fn the_optional_search_conditions_keep_forced_mates() {
     let mut params = SearchParams::default();
@@ -99,6 +101,10 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("lmr_cut_quiet", 2),
         ("lmr_stable_root", 1),
         ("lmr_research_history", 1),
+        ("lmr_escape", 2),
+        ("lmr_cutoff_count", 1),
+        ("capture_futility_base", 200),
+        ("alpha_raise_reduce", 1),
     ] {
         params.set(name, value).unwrap();
     }

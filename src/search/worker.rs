@@ -93,6 +93,8 @@ pub(super) struct Worker<'a> {
     excluded: [Move; MAX_PLY + 2],
     /// Double extensions on the path to each ply.
     double_extensions: [u8; MAX_PLY + 2],
+    /// Beta cutoffs at each ply, counted since the node two plies up began.
+    cutoffs: [u32; MAX_PLY + 3],
     root_moves: Vec<RootMove>,
     /// How often a root move other than the first became best in this iteration (re-searches included).
     root_changes: u32,
@@ -133,6 +135,7 @@ impl<'a> Worker<'a> {
             played_piece_to: [NO_PIECE_TO; MAX_PLY + 2],
             excluded: [Move::NONE; MAX_PLY + 2],
             double_extensions: [0; MAX_PLY + 2],
+            cutoffs: [0; MAX_PLY + 3],
             root_moves: Vec::new(),
             root_changes: 0,
             stopped: false,
@@ -620,6 +623,8 @@ impl<'a> Worker<'a> {
 
         // Children reached without a move of this node's loop (null move, ProbCut) inherit its count.
         self.double_extensions[ply + 1] = self.double_extensions[ply];
+        // The grandchildren's cutoffs are counted afresh for this node's children.
+        self.cutoffs[ply + 2] = 0;
         let in_check = self.pos.in_check_by_rules();
         let must_break = self.pos.generals_face() && self.pos.rules().bikjang != Bikjang::Ignored;
         let key = self.tt_key();
@@ -895,6 +900,20 @@ impl<'a> Worker<'a> {
                         }
                     }
                 }
+                // Futility pruning of captures: even the victim does not lift a hopeless static evaluation.
+                if let Some(v) = victim
+                    && self.tuning.capture_futility_base > 0
+                    && !pv_node
+                    && !in_check
+                    && depth <= self.tuning.futility_max_depth
+                    && static_eval
+                        + self.tuning.capture_futility_base
+                        + self.tuning.capture_futility_per_depth * depth
+                        + SEE_VALUE[v.kind().index()]
+                        <= alpha
+                {
+                    continue;
+                }
                 // Exchange pruning of losing moves at low depth.
                 let margin = if quiet {
                     self.tuning.see_quiet_margin * depth
@@ -957,6 +976,10 @@ impl<'a> Worker<'a> {
                             r -= self.tuning.lmr_escape;
                         }
                     }
+                    // Replies that keep cutting off say this node will fail low: its late moves matter less.
+                    if self.cutoffs[ply + 1] > 3 {
+                        r += self.tuning.lmr_cutoff_count;
+                    }
                     // While the root's best move holds, nodes off the principal variation matter less.
                     if !pv_node && self.tuning.lmr_stable_root != 0 && self.root_changes <= 2 {
                         r += 1;
@@ -1000,7 +1023,12 @@ impl<'a> Worker<'a> {
                             self.history.reward(side, best, &quiets_tried, context, bonus, ply, previous);
                         }
                         self.history.reward_captures(capture, &captures_tried, bonus);
+                        self.cutoffs[ply] += 1;
                         break;
+                    }
+                    // With a good move in hand, the rest of a principal variation's moves need less depth.
+                    if pv_node && self.tuning.alpha_raise_reduce != 0 && depth > 2 && depth < 12 {
+                        depth -= 1;
                     }
                 }
             }
