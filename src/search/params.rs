@@ -23,6 +23,11 @@ pub const CLAMP_CP: i32 = 1000;
 /// Double singular extensions allowed on one path from the root.
 pub const MAX_DOUBLE_EXTENSIONS: u8 = 3;
 
+/// `lmr_cutoff_count` applies where the children searched so far cut off more than this many times.
+pub const CUTOFF_COUNT_OVER: u32 = 3;
+/// `alpha_raise_reduce` applies at these depths: shallower nodes have no ply to spare, deeper ones decide too much.
+pub const ALPHA_RAISE_DEPTHS: std::ops::Range<i32> = 3..12;
+
 /// History scores saturate at this value.
 pub const HISTORY_MAX: i32 = 16384;
 /// The largest history change one evaluation swing gives (`eval_history_per_cp`).
@@ -161,8 +166,9 @@ search_params! {
     /// Quiet moves that take a piece out of a losing exchange (the piece would have been lost where it stood) are
     /// reduced this much less (0: no difference).
     lmr_escape = 0, 0, 3, 1;
-    /// Late moves are reduced this much more where the children searched so far cut off more than three times (a
-    /// node whose replies keep refuting its moves is likely to fail low whatever it tries; 0: no difference).
+    /// Late moves are reduced this much more where the children searched so far cut off more than
+    /// `CUTOFF_COUNT_OVER` times (a node whose replies keep refuting its moves is likely to fail low whatever it
+    /// tries; 0: no difference).
     /// With `alpha_raise_reduce` 1 it took 28% off the nodes to depth 13 but lost 53-75 (-60 ± 62) at 5+0.05.
     lmr_cutoff_count = 0, 0, 2, 1;
     /// Futility pruning of captures off the principal variation at depth up to `futility_max_depth`: a capture
@@ -171,7 +177,7 @@ search_params! {
     capture_futility_base = 0, 0, 600, 20;
     capture_futility_per_depth = 150, 50, 400, 10;
     /// Principal-variation nodes search their remaining moves a ply shallower once a move has raised alpha
-    /// (between depths 3 and 11; 1; 0: never). Alone it took 20% off the nodes to depth 13; see `lmr_cutoff_count`
+    /// (at `ALPHA_RAISE_DEPTHS`; 1; 0: never). Alone it took 20% off the nodes to depth 13; see `lmr_cutoff_count`
     /// for the two together in games.
     alpha_raise_reduce = 0, 0, 1, 1;
     /// Captures are reduced by this percentage of a quiet move's table reduction where the node is not and was

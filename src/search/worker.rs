@@ -977,7 +977,7 @@ impl<'a> Worker<'a> {
                         }
                     }
                     // Replies that keep cutting off say this node will fail low: its late moves matter less.
-                    if self.cutoffs[ply + 1] > 3 {
+                    if self.cutoffs[ply + 1] > CUTOFF_COUNT_OVER {
                         r += self.tuning.lmr_cutoff_count;
                     }
                     // While the root's best move holds, nodes off the principal variation matter less.
@@ -1027,7 +1027,7 @@ impl<'a> Worker<'a> {
                         break;
                     }
                     // With a good move in hand, the rest of a principal variation's moves need less depth.
-                    if pv_node && self.tuning.alpha_raise_reduce != 0 && depth > 2 && depth < 12 {
+                    if pv_node && self.tuning.alpha_raise_reduce != 0 && ALPHA_RAISE_DEPTHS.contains(&depth) {
                         depth -= 1;
                     }
                 }
