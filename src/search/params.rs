@@ -62,8 +62,6 @@ pub const INCREMENT_SHARE: f64 = 0.95;
 pub const MAX_TIME_SHARE: f64 = 0.35;
 /// The soft limit may shrink to this multiple when the best move is clear (`tm_effort_base`).
 pub const MIN_SOFT_STRETCH: f64 = 0.5;
-/// The soft limit may stretch to this multiple when the best move is unstable or the score drops.
-pub const MAX_SOFT_STRETCH: f64 = 2.5;
 /// The hard limit is this multiple of the soft limit (bounded by `MAX_TIME_SHARE`).
 pub const HARD_LIMIT_FACTOR: f64 = 5.0;
 /// How often (in nodes) the main thread looks at the clock.
@@ -146,6 +144,9 @@ search_params! {
     /// Late move pruning: quiet moves after this many (plus depth squared) are skipped at low depth.
     lmp_max_depth = 8, 2, 16, 1;
     lmp_base = 3, 1, 10, 1;
+    /// ... counting every move tried before (hash move and captures too: 1) or only the quiet ones (0). Counting
+    /// all took 9% off the nodes to depth 13 and scored 185-187 (-1.9 ± 35.4) at 5+0.05.
+    lmp_count_all = 0, 0, 1, 1;
     /// Late move reductions from this depth: r = base + ln(depth) * ln(move number) / divisor, base and divisor
     /// given in hundredths.
     lmr_min_depth = 3, 1, 6, 1;
@@ -262,11 +263,21 @@ search_params! {
     /// Time from effort: after an iteration the soft limit is scaled by (base - slope x share) / 100, where share
     /// is the part of the iteration's nodes spent on its best move: a move that took most of the work is clear
     /// and saves time, one that shared it with others is doubtful and gets more (base 0: no scaling). The
-    /// scaling stays within `MIN_SOFT_STRETCH`..`MAX_SOFT_STRETCH` with the other stretches. Base 190 and slope 150
+    /// scaling stays within `MIN_SOFT_STRETCH`..`tm_max_stretch_pct` with the other stretches. Base 190 and slope 150
     /// (1.0 at a share of 0.6; the bench positions' median share is 0.57) won 223-177 (+40.1 ± 34.4) at 5+0.05
     /// against no scaling, taking 1-2% less time a move.
     tm_effort_base = 190, 0, 300, 10;
     tm_effort_slope = 150, 0, 300, 10;
+    /// Time from instability: the soft limit is scaled by 1 + this / 100 x the best-move changes, a count halved
+    /// after every iteration.
+    tm_instability_pct = 50, 0, 400, 10;
+    /// What a best-move change is: 0, an iteration whose best move differs from the last one's; 1, every root move
+    /// that became best during an iteration (re-searches included), so a move in doubt within one iteration
+    /// counts as often as it changed.
+    tm_count_root_changes = 0, 0, 1, 1;
+    /// The soft limit may stretch to this many hundredths when the best move is unstable or the score drops
+    /// (bounded by the hard limit).
+    tm_max_stretch_pct = 250, 100, 800, 25;
 }
 
 /// Why a parameter cannot be set.

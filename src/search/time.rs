@@ -84,12 +84,12 @@ impl TimeManager {
     }
 
     /// Whether to begin another iteration, given how unstable the best move is and how far the score fell
-    /// and how clear the best move is (`stretch`). A fixed `movetime` is the host's request for that much
+    /// and how clear the best move is (`stretch`, at most `most`). A fixed `movetime` is the host's request for that much
     /// thought: it never shrinks.
-    pub fn soft_limit_reached(&self, stretch: f64) -> bool {
+    pub fn soft_limit_reached(&self, stretch: f64, most: f64) -> bool {
         self.budget.is_some_and(|b| {
             let least = if b.managed { MIN_SOFT_STRETCH } else { 1.0 };
-            let soft = b.soft.mul_f64(stretch.clamp(least, MAX_SOFT_STRETCH)).min(b.hard);
+            let soft = b.soft.mul_f64(stretch.clamp(least, most.max(least))).min(b.hard);
             self.elapsed() >= soft
         })
     }
@@ -124,6 +124,24 @@ mod tests {
         // Off, or nothing searched yet: the limit stands.
         assert_eq!(effort_scale(0, 150, 90, 100), 1.0);
         assert_eq!(effort_scale(190, 150, 0, 0), 1.0);
+    }
+
+    #[test]
+    fn the_stretch_is_bounded_by_the_most_allowed_and_by_the_hard_limit() {
+        let budget = TimeBudget { soft: Duration::from_secs(1), hard: Duration::from_secs(100), managed: true };
+        let since = |secs| Instant::now().checked_sub(Duration::from_secs(secs)).expect("a clock running that long");
+        // Three seconds spent: past a soft limit stretched at most 2.5 times, short of one stretched 4 times.
+        let tm = TimeManager::new(since(3), Some(budget));
+        assert!(tm.soft_limit_reached(10.0, 2.5));
+        assert!(!tm.soft_limit_reached(10.0, 4.0));
+        assert!(tm.soft_limit_reached(2.0, 8.0));
+        // A clear best move shrinks the limit, but not below `MIN_SOFT_STRETCH`.
+        assert!(tm.soft_limit_reached(0.1, 8.0));
+        let early = TimeManager::new(since(0), Some(budget));
+        assert!(!early.soft_limit_reached(0.1, 8.0));
+        // However far it is stretched, the soft limit never passes the hard one.
+        let late = TimeManager::new(since(100), Some(budget));
+        assert!(late.soft_limit_reached(1000.0, 1000.0));
     }
 
     #[test]

@@ -226,7 +226,9 @@ impl<'a> Worker<'a> {
             let best = self.root_moves[0].mv;
             let score = self.root_moves[0].score;
             best_changes *= 0.5;
-            if best != last_best && !last_best.is_none() {
+            if self.tuning.tm_count_root_changes != 0 {
+                best_changes += f64::from(self.root_changes);
+            } else if best != last_best && !last_best.is_none() {
                 best_changes += 1.0;
             }
             if self.is_main() && self.iteration_says_stop(depth, score, last_score, best_changes) {
@@ -276,8 +278,10 @@ impl<'a> Worker<'a> {
             return true;
         }
         let falling = ((last_score - score) as f64 / 100.0).clamp(0.0, 1.0);
-        let stretch = (1.0 + best_changes * 0.5) * (1.0 + falling * 0.5) * self.effort_scale();
-        if depth > 1 && self.clock.soft_limit_reached(stretch) {
+        let instability = 1.0 + best_changes * f64::from(self.tuning.tm_instability_pct) / 100.0;
+        let stretch = instability * (1.0 + falling * 0.5) * self.effort_scale();
+        let most = f64::from(self.tuning.tm_max_stretch_pct) / 100.0;
+        if depth > 1 && self.clock.soft_limit_reached(stretch, most) {
             self.shared.stop.store(true, Ordering::Relaxed);
             return true;
         }
@@ -865,9 +869,9 @@ impl<'a> Worker<'a> {
             if prune && ply > 0 && best > -MATE_BOUND && prune_here && !must_break {
                 if quiet && !pv_node {
                     // Late move pruning.
+                    let tried = if self.tuning.lmp_count_all != 0 { i } else { quiets_tried.len() };
                     if depth <= self.tuning.lmp_max_depth
-                        && quiets_tried.len() as i32
-                            >= self.tuning.lmp_base + depth * depth / if improving { 1 } else { 2 }
+                        && tried as i32 >= self.tuning.lmp_base + depth * depth / if improving { 1 } else { 2 }
                     {
                         continue;
                     }
