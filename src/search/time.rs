@@ -84,8 +84,8 @@ impl TimeManager {
     }
 
     /// Whether to begin another iteration, given how unstable the best move is and how far the score fell
-    /// and how clear the best move is (`stretch`, at most `most`). A fixed `movetime` is the host's request for that much
-    /// thought: it never shrinks.
+    /// and how clear the best move is (`stretch`, at most `most`). A fixed `movetime` is the host's request for
+    /// that much thought: it never shrinks.
     pub fn soft_limit_reached(&self, stretch: f64, most: f64) -> bool {
         self.budget.is_some_and(|b| {
             let least = if b.managed { MIN_SOFT_STRETCH } else { 1.0 };
