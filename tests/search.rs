@@ -66,7 +66,9 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
 /// depth 7, a flat margin off reverse futility where improving, captures ordered by capture history and reduced,
 /// principal-variation nodes reduced less, continuation history six plies back, history rewards for refutations
 /// and hash-table cutoffs, pieces escaping exchanges reduced less, late moves reduced more where replies keep
-/// cutting off, captures pruned by futility, principal variations searched shallower once alpha is raised):
+/// cutting off, captures pruned by futility, principal variations searched shallower once alpha is raised,
+/// futility by the reduced depth, replies to late moves reduced less, history rewards at principal-variation
+/// nodes, the last move's continuation history weighted twice, a quadratic history bonus kept between searches):
 /// forced mates are still found in the fewest moves, and a position with the side to move in check at the root
 /// still gets a legal move.
 #[test]
@@ -105,6 +107,15 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("lmr_cutoff_count", 1),
         ("capture_futility_base", 200),
         ("alpha_raise_reduce", 1),
+        ("futility_lmr_depth", 1),
+        ("lmr_opp_late_move", 14),
+        ("history_on_exact", 1),
+        ("order_cont1_extra_pct", 100),
+        ("history_bonus_square", 6),
+        ("history_bonus_per_depth", 225),
+        ("history_bonus_offset", 225),
+        ("history_bonus_max", 3200),
+        ("history_halve_between", 0),
     ] {
         params.set(name, value).unwrap();
     }

@@ -81,11 +81,13 @@ impl History {
         }
     }
 
-    /// Forgets the killers (they belong to one search) and ages the history.
-    pub fn new_search(&mut self) {
+    /// Forgets the killers (they belong to one search) and, where `halve` says so, ages the butterfly history.
+    pub fn new_search(&mut self, halve: bool) {
         self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
-        for h in &mut self.butterfly {
-            *h /= 2;
+        if halve {
+            for h in &mut self.butterfly {
+                *h /= 2;
+            }
         }
     }
 

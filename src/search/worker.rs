@@ -95,6 +95,8 @@ pub(super) struct Worker<'a> {
     double_extensions: [u8; MAX_PLY + 2],
     /// Beta cutoffs at each ply, counted since the node two plies up began.
     cutoffs: [u32; MAX_PLY + 3],
+    /// Where in its node's order the move being searched at each ply came (1 for the first).
+    move_numbers: [u16; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
     /// How often a root move other than the first became best in this iteration (re-searches included).
     root_changes: u32,
@@ -136,6 +138,7 @@ impl<'a> Worker<'a> {
             excluded: [Move::NONE; MAX_PLY + 2],
             double_extensions: [0; MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 3],
+            move_numbers: [0; MAX_PLY + 2],
             root_moves: Vec::new(),
             root_changes: 0,
             stopped: false,
@@ -160,7 +163,7 @@ impl<'a> Worker<'a> {
 
     /// Runs iterative deepening until a limit is reached or the search is stopped.
     pub fn run(&mut self, listener: &dyn Listener) -> ThreadResult {
-        self.history.new_search();
+        self.history.new_search(self.tuning.history_halve_between != 0);
         let legal = self.pos.legal_moves();
         let wanted: Vec<Move> = legal.iter().copied().filter(|m| self.limits.searchmoves.contains(m)).collect();
         let moves: Vec<Move> = if wanted.is_empty() { legal.iter().copied().collect() } else { wanted };
@@ -382,6 +385,7 @@ impl<'a> Worker<'a> {
                 && !self.settings.ablation.lmr;
             let history = if reducible { self.quiet_history(side, m, self.piece_to(m), context) } else { 0 };
             let nodes_before = self.nodes;
+            self.move_numbers[0] = (i - line + 1).min(u16::MAX as usize) as u16;
             self.make(m, 0);
             let mut score;
             if i == line {
@@ -629,6 +633,8 @@ impl<'a> Worker<'a> {
         self.double_extensions[ply + 1] = self.double_extensions[ply];
         // The grandchildren's cutoffs are counted afresh for this node's children.
         self.cutoffs[ply + 2] = 0;
+        // Children reached without the move loop (null move, ProbCut) have no move number.
+        self.move_numbers[ply] = 0;
         let in_check = self.pos.in_check_by_rules();
         let must_break = self.pos.generals_face() && self.pos.rules().bikjang != Bikjang::Ignored;
         let key = self.tt_key();
@@ -876,9 +882,15 @@ impl<'a> Worker<'a> {
                         continue;
                     }
                     // Futility pruning.
-                    if depth <= self.tuning.futility_max_depth
+                    let futility_depth = if self.tuning.futility_lmr_depth != 0 {
+                        (depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)]).max(0)
+                    } else {
+                        depth
+                    };
+                    if futility_depth <= self.tuning.futility_max_depth
                         && !in_check
-                        && static_eval + self.tuning.futility_base + self.tuning.futility_per_depth * depth <= alpha
+                        && static_eval + self.tuning.futility_base + self.tuning.futility_per_depth * futility_depth
+                            <= alpha
                         && !killer
                     {
                         continue;
@@ -931,6 +943,7 @@ impl<'a> Worker<'a> {
 
             // Checks are extended only where the checking piece is not simply lost: a hanging checker is a
             // forced capture, not a threat worth a deeper look.
+            self.move_numbers[ply] = (i + 1).min(u16::MAX as usize) as u16;
             self.make(m, ply);
             let gives_check = self.pos.in_check_by_rules();
             let check_extension = i32::from(
@@ -970,6 +983,10 @@ impl<'a> Worker<'a> {
                             history.unwrap_or_else(|| self.quiet_history(side, m, self.played_piece_to[ply], context));
                         r -= h / self.tuning.lmr_history_divisor;
                         r += self.tuning.lmr_cut_quiet * i32::from(cut);
+                        let late_reply = self.tuning.lmr_opp_late_move;
+                        if late_reply > 0 && ply > 0 && i32::from(self.move_numbers[ply - 1]) >= late_reply {
+                            r -= 1;
+                        }
                         // A move that takes a piece out of a losing exchange is a defence, not a late idea: its
                         // piece would have been lost where it stood. (The exchange is judged from the position
                         // after the move, the piece set back on its old point.)
@@ -1050,6 +1067,16 @@ impl<'a> Worker<'a> {
         };
         if !ablation.tt && !singular_search {
             self.shared.tt.store(key, best_move, to_tt(best, ply), raw_eval, depth, bound, tt_pv);
+        }
+        // A principal variation's best quiet move is that node's refutation of the others, cutoff or not.
+        if bound == Bound::Exact
+            && self.tuning.history_on_exact != 0
+            && !best_move.is_none()
+            && !self.is_capture(best_move)
+        {
+            let best = (best_move, self.piece_to(best_move));
+            let bonus = self.tuning.history_bonus(depth);
+            self.history.reward(side, best, &quiets_tried, context, bonus, ply, previous);
         }
         // Every move failed low: the opponent's quiet move that led here was strong, and its history learns it.
         let refutation_depth = self.tuning.refutation_bonus_min_depth;

@@ -32,7 +32,11 @@ impl Worker<'_> {
             } else if m == counter {
                 1 << 26
             } else {
-                self.quiet_history(side, m, self.piece_to(m), context)
+                let to = self.piece_to(m);
+                // The reply to the last move weighs more in the order where `order_cont1_extra_pct` asks.
+                let extra = self.tuning.order_cont1_extra_pct;
+                let reply = if extra != 0 { self.history.continuation_after(context[0], to) * extra / 100 } else { 0 };
+                self.quiet_history(side, m, to, context) + reply
             };
         }
         scores
