@@ -881,12 +881,10 @@ impl<'a> Worker<'a> {
                     {
                         continue;
                     }
+                    // The depth this move would be searched to after its late-move reduction.
+                    let lmr_depth = depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)];
                     // Futility pruning.
-                    let futility_depth = if self.tuning.futility_lmr_depth != 0 {
-                        (depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)]).max(0)
-                    } else {
-                        depth
-                    };
+                    let futility_depth = if self.tuning.futility_lmr_depth != 0 { lmr_depth.max(0) } else { depth };
                     if futility_depth <= self.tuning.futility_max_depth
                         && !in_check
                         && static_eval + self.tuning.futility_base + self.tuning.futility_per_depth * futility_depth
@@ -906,14 +904,13 @@ impl<'a> Worker<'a> {
                     }
                     // Continuation-history pruning: a quiet move that has done badly after both of the last two
                     // moves, where it would be searched shallow anyway.
-                    if self.tuning.conthist_prune_depth > 0 && !killer {
-                        let lmr_depth = depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)];
-                        if lmr_depth < self.tuning.conthist_prune_depth
-                            && self.history.continuation_after(context[0], to) < 0
-                            && self.history.continuation_after(context[1], to) < 0
-                        {
-                            continue;
-                        }
+                    if self.tuning.conthist_prune_depth > 0
+                        && !killer
+                        && lmr_depth < self.tuning.conthist_prune_depth
+                        && self.history.continuation_after(context[0], to) < 0
+                        && self.history.continuation_after(context[1], to) < 0
+                    {
+                        continue;
                     }
                 }
                 // Futility pruning of captures: even the victim does not lift a hopeless static evaluation.
