@@ -116,6 +116,9 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("history_bonus_offset", 225),
         ("history_bonus_max", 3200),
         ("history_halve_between", 0),
+        ("qs_evasion_prune", 2),
+        ("tt_store_eval", 1),
+        ("see_eval_values", 1),
     ] {
         params.set(name, value).unwrap();
     }
