@@ -492,14 +492,16 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn make(&mut self, m: Move, ply: usize) {
+        // The next position's entry is asked for before the move is made, so that memory works while it is.
+        if !self.settings.ablation.tt {
+            let key = self.pos.key_after(m);
+            self.shared.tt.prefetch(if m.is_pass() { key ^ AFTER_PASS_KEY } else { key });
+        }
         self.played_piece_to[ply] = self.piece_to(m);
         self.played[ply] = m;
         self.pos.make_move(m);
         if let Some(acc) = &mut self.accumulators {
             acc.push(&self.pos);
-        }
-        if !self.settings.ablation.tt {
-            self.shared.tt.prefetch(self.tt_key());
         }
         self.nodes += 1;
         self.unpublished += 1;
