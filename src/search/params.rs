@@ -322,6 +322,10 @@ search_params! {
     /// (bounded by the hard limit). These three at 200, 1 and 500 (Fairy-Stockfish's instability weight, 7% more
     /// time a move in the first 60 plies) lost 54-72 (-50 ± 62) at 5+0.05.
     tm_max_stretch_pct = 250, 100, 800, 25;
+    /// The largest share of the time left a move's soft limit takes without moves to go, in thousandths
+    /// (`TIME_SHARE_MAX`, reached at ply 24 by default, 4.5% at ply 42; a larger cap is reached later and gives the early
+    /// middlegame more time, the later moves less, as what is left shrinks).
+    tm_share_max_permille = 31, 15, 80, 2;
 }
 
 /// Why a parameter cannot be set.
@@ -399,6 +403,12 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), SPECS.len());
+    }
+
+    #[test]
+    fn the_time_share_cap_defaults_to_the_time_managers_constant() {
+        let p = SearchParams::default();
+        assert_eq!(f64::from(p.tm_share_max_permille) / 1000.0, TIME_SHARE_MAX);
     }
 
     #[test]
