@@ -258,7 +258,8 @@ search_params! {
     refutation_bonus_min_depth = 0, 0, 10, 1;
     /// A node's static evaluation is stored in the hash table as soon as it is computed, without a score (1), or
     /// only with the node's result (0: a node cut before its moves are searched is evaluated again next time).
-    tt_store_eval = 0, 0, 1, 1;
+    /// On, it won 141-99 (+61.4 ± 44.9) at 5+0.05 against off, with 2.6% more nodes to depth 12.
+    tt_store_eval = 1, 0, 1, 1;
     /// A cutoff by the hash table's score rewards a quiet hash move's history as a searched cutoff would (1).
     tt_cutoff_history = 0, 0, 1, 1;
     /// A quiet move whose static evaluation swing (the mover's evaluation before it against after it) is known
