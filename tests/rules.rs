@@ -2,7 +2,7 @@
 //! reference, and the game ends of each rule set.
 
 use janggi::board::setups::all_setups;
-use janggi::board::{FenError, Move, Notation, Outcome, Position, Reason, Rules, START_FEN};
+use janggi::board::{Color, FenError, Move, Notation, Outcome, PieceKind, Position, Reason, Rules, START_FEN};
 use proptest::prelude::*;
 
 fn mv(text: &str) -> Move {
@@ -177,7 +177,10 @@ fn random_playout(rules: Rules, setup: usize, choices: &[u16]) -> Vec<Position> 
         if moves.is_empty() {
             break;
         }
-        pos.make_move(moves.as_slice()[c as usize % moves.len()]);
+        let m = moves.as_slice()[c as usize % moves.len()];
+        let expected = pos.key_after(m);
+        pos.make_move(m);
+        assert_eq!(pos.key(), expected, "key_after({m:?})");
         seen.push(pos.clone());
     }
     seen
@@ -190,6 +193,11 @@ proptest! {
     fn incremental_keys_equal_keys_from_scratch(rules in 0usize..6, setup in 0usize..25, choices in prop::collection::vec(any::<u16>(), 0..150)) {
         for pos in random_playout(Rules::ALL[rules], setup, &choices) {
             prop_assert_eq!(pos.key(), pos.compute_key());
+            for color in [Color::Cho, Color::Han] {
+                for kind in PieceKind::ALL {
+                    prop_assert_eq!(pos.piece_count(color, kind), pos.pieces(color, kind).count());
+                }
+            }
             let reread = Position::from_fen(&pos.fen(), pos.rules()).unwrap();
             prop_assert_eq!(reread.key(), pos.key());
             prop_assert_eq!(reread.fen(), pos.fen());
@@ -205,6 +213,10 @@ proptest! {
             prop_assert_eq!(pos.fen(), earlier.fen());
             prop_assert_eq!(pos.key(), earlier.key());
             prop_assert_eq!(pos.in_check(), earlier.in_check());
+            for kind in PieceKind::ALL {
+                prop_assert_eq!(pos.piece_count(Color::Han, kind), earlier.piece_count(Color::Han, kind));
+                prop_assert_eq!(pos.piece_count(Color::Cho, kind), earlier.piece_count(Color::Cho, kind));
+            }
         }
     }
 

@@ -4,7 +4,7 @@ mod common;
 
 use janggi::board::setups::all_setups;
 use janggi::board::{Move, Notation, Position, Rules};
-use janggi::search::params::{MATE_BOUND, SearchParams};
+use janggi::search::params::{MATE_BOUND, SearchParams, TIME_SHARE_MAX};
 use janggi::search::time::{ClockState, TimeBudget};
 use janggi::search::{self, Limits, Settings, Shared, Silent, score_to_protocol};
 use std::sync::Arc;
@@ -116,6 +116,9 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("history_bonus_offset", 225),
         ("history_bonus_max", 3200),
         ("history_halve_between", 0),
+        ("qs_evasion_prune", 2),
+        ("tt_store_eval", 1),
+        ("see_eval_values", 1),
     ] {
         params.set(name, value).unwrap();
     }
@@ -198,7 +201,8 @@ fn a_forced_move_is_analysed_under_movetime_and_played_at_once_on_a_clock() {
     let out = search_fen(fen, Rules::JANGGI, analysis, &Settings::default());
     assert_eq!(score_to_protocol(out.score), (true, 3), "{out:?}");
     let clock = ClockState { time: Duration::from_secs(60), ..ClockState::default() };
-    let game = Limits { time: Some(TimeBudget::from_clock(&clock, Duration::ZERO)), ..Limits::default() };
+    let game =
+        Limits { time: Some(TimeBudget::from_clock(&clock, Duration::ZERO, TIME_SHARE_MAX)), ..Limits::default() };
     let out = search_fen(fen, Rules::JANGGI, game, &Settings::default());
     assert!(out.best.is_some() && out.depth <= 4, "{out:?}");
 }

@@ -43,6 +43,18 @@ impl Bitboard {
         self.0 & self.0.wrapping_sub(1) != 0
     }
 
+    /// Exactly one point set.
+    #[inline(always)]
+    pub const fn single(self) -> bool {
+        self.any() && !self.several()
+    }
+
+    /// Exactly two points set.
+    #[inline(always)]
+    pub const fn pair(self) -> bool {
+        Bitboard(self.0 & self.0.wrapping_sub(1)).single()
+    }
+
     /// The lowest point, if any.
     #[inline(always)]
     pub fn first(self) -> Option<Square> {
@@ -136,5 +148,19 @@ impl Not for Bitboard {
     #[inline(always)]
     fn not(self) -> Bitboard {
         Bitboard(!self.0 & BOARD_BITS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_and_pair_count_without_counting() {
+        for bits in [0u128, 1, 2, 3, 5, 7, 1 << 89, (1 << 89) | 1, (1 << 89) | (1 << 70) | 4, u128::MAX] {
+            let b = Bitboard(bits);
+            assert_eq!(b.single(), b.count() == 1, "{bits:#x}");
+            assert_eq!(b.pair(), b.count() == 2, "{bits:#x}");
+        }
     }
 }

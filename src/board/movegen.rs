@@ -188,7 +188,7 @@ impl Position {
             let path = attacks::between(slider, general);
             let blockers = path & occ;
             if chariots.has(slider) {
-                if blockers.count() == 1 {
+                if blockers.single() {
                     ex.leaving |= blockers;
                 }
             } else if blockers.is_empty() {
@@ -196,7 +196,7 @@ impl Position {
             } else if !blockers.several() {
                 // A lone cannon is no screen, but whatever captures it becomes one.
                 ex.entering |= blockers & cannons;
-            } else if blockers.count() == 2 {
+            } else if blockers.pair() {
                 ex.leaving |= blockers;
             }
         }

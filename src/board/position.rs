@@ -34,6 +34,10 @@ pub struct Position {
     /// Occupancy in file-major order (bit `file * 10 + rank`) for the file lookups of chariots and cannons.
     pub(super) rotated: u128,
     pub(super) generals: [Square; 2],
+    /// Pieces of each side and kind, kept with the bitboards: the evaluation's material terms read them at every
+    /// node, where counting bits of two 64-bit words per kind costs more (a portable build has no popcount
+    /// instruction).
+    pub(super) counts: [[u8; 7]; 2],
     pub(super) side: Color,
     pub(super) rules: Rules,
     pub(super) state: State,
@@ -50,6 +54,7 @@ impl Position {
             by_kind: [Bitboard::EMPTY; 7],
             rotated: 0,
             generals: [Square::default(); 2],
+            counts: [[0; 7]; 2],
             side: Color::Cho,
             rules,
             state: State {
@@ -76,6 +81,7 @@ impl Position {
         self.by_color[piece.color().index()] |= bb;
         self.by_kind[piece.kind().index()] |= bb;
         self.rotated |= 1u128 << attacks::rotated_index(sq);
+        self.counts[piece.color().index()][piece.kind().index()] += 1;
         self.state.key ^= zobrist::piece_square(piece, sq);
         if piece.kind() == PieceKind::General {
             self.generals[piece.color().index()] = sq;
@@ -132,6 +138,12 @@ impl Position {
         self.by_color[c.index()] & self.by_kind[k.index()]
     }
 
+    /// How many pieces of kind `k` side `c` has (`pieces(c, k).count()`, without counting).
+    #[inline(always)]
+    pub fn piece_count(&self, c: Color, k: PieceKind) -> u32 {
+        u32::from(self.counts[c.index()][k.index()])
+    }
+
     #[inline(always)]
     pub fn rotated_occupancy(&self) -> u128 {
         self.rotated
@@ -145,6 +157,23 @@ impl Position {
     #[inline(always)]
     pub fn key(&self) -> u64 {
         self.state.key
+    }
+
+    /// The key the position will have after `m` (a legal move or a pass), computed without making it: a search
+    /// asks memory for the hash-table entry of the next position while the move is being made.
+    #[inline(always)]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let mut key = self.state.key ^ zobrist::SIDE;
+        if !m.is_pass() {
+            let (from, to) = (m.from(), m.to());
+            let piece = self.board[from.index()];
+            let captured = self.board[to.index()];
+            if captured.is_some() {
+                key ^= zobrist::piece_square(captured, to);
+            }
+            key ^= zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
+        }
+        key
     }
 
     #[inline(always)]
@@ -363,6 +392,7 @@ impl Position {
             if captured.is_some() {
                 self.by_color[them.index()] ^= to_bb;
                 self.by_kind[captured.kind().index()] ^= to_bb;
+                self.counts[them.index()][captured.kind().index()] -= 1;
                 st.key ^= zobrist::piece_square(captured, to);
                 st.captured = captured;
                 st.halfmove = 0;
@@ -431,6 +461,7 @@ impl Position {
         if captured.is_some() {
             self.by_color[(!us).index()] ^= to_bb;
             self.by_kind[captured.kind().index()] ^= to_bb;
+            self.counts[(!us).index()][captured.kind().index()] += 1;
         } else {
             self.rotated ^= 1u128 << attacks::rotated_index(to);
         }

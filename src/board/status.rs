@@ -186,7 +186,7 @@ impl Position {
     /// Material points of a side in half points (chariot 13, cannon 7, horse 5, elephant 3, guard 3, soldier 2),
     /// with Han's 1.5-point komi included.
     pub fn count_points(&self, side: Color) -> i32 {
-        let n = |k| self.pieces(side, k).count() as i32;
+        let n = |k| self.piece_count(side, k) as i32;
         let material = n(PieceKind::Chariot) * count::CHARIOT
             + n(PieceKind::Cannon) * count::CANNON
             + n(PieceKind::Horse) * count::HORSE

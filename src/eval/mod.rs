@@ -69,7 +69,8 @@ pub fn pst_index(color: Color, sq: Square) -> usize {
 pub fn phase(pos: &Position) -> i32 {
     let mut phase = 0;
     for kind in PieceKind::ALL {
-        phase += PHASE_WEIGHT[kind.index()] * pos.kind_bb(kind).count() as i32;
+        let count = pos.piece_count(Color::Cho, kind) + pos.piece_count(Color::Han, kind);
+        phase += PHASE_WEIGHT[kind.index()] * count as i32;
     }
     phase.min(MAX_PHASE)
 }
@@ -189,7 +190,7 @@ fn side_terms<T: Trace>(pos: &Position, us: Color, w: &[S], trace: &mut T) -> (S
 
     for kind in PieceKind::ALL {
         let pieces = pos.pieces(us, kind);
-        add(&mut s, MATERIAL + kind.index(), pieces.count() as i32);
+        add(&mut s, MATERIAL + kind.index(), pos.piece_count(us, kind) as i32);
         for sq in pieces {
             add(&mut s, PST + kind.index() * PST_SIZE + pst_index(us, sq), 1);
         }

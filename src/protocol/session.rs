@@ -367,6 +367,11 @@ impl Session {
         })
     }
 
+    /// The cap on a move's share of the time left: the time manager's, or the tuned one under `--tune`.
+    fn time_share_max(&self) -> f64 {
+        self.tuning.as_ref().map_or(params::TIME_SHARE_MAX, |t| f64::from(t.tm_share_max_permille) / 1000.0)
+    }
+
     fn go(&mut self, go: Go) {
         self.stop_job();
         if let Some(depth) = go.perft {
@@ -380,7 +385,7 @@ impl Session {
             None
         } else {
             self.clock_of_side_to_move(&go)
-                .map(|c| TimeBudget::from_clock(&c, overhead))
+                .map(|c| TimeBudget::from_clock(&c, overhead, self.time_share_max()))
                 .or_else(|| go.byoyomi.map(|b| TimeBudget::fixed(b, overhead)))
         };
         let mut searchmoves = Vec::new();

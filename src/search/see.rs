@@ -6,12 +6,17 @@ use super::params::SEE_VALUE;
 use crate::board::attacks;
 use crate::board::{Bitboard, Move, PieceKind, Position};
 
-fn value(kind: PieceKind) -> i32 {
-    SEE_VALUE[kind.index()]
+/// Piece values for exchanges, indexed by `PieceKind::index`.
+pub type PieceValues = [i32; 7];
+
+/// Whether the exchange started by `m` gains at least `threshold`, the pieces valued as `SEE_VALUE`.
+pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
+    see_ge_with(pos, m, threshold, &SEE_VALUE)
 }
 
-/// Whether the exchange started by `m` gains at least `threshold`.
-pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
+/// Whether the exchange started by `m` gains at least `threshold`, the pieces valued as `values`.
+pub fn see_ge_with(pos: &Position, m: Move, threshold: i32, values: &PieceValues) -> bool {
+    let value = |kind: PieceKind| values[kind.index()];
     if m.is_pass() {
         return 0 >= threshold;
     }
@@ -101,6 +106,17 @@ mod tests {
         let fen = "r3k4/9/9/p8/9/9/9/9/4K4/R8 w - - 0 1";
         assert!(!see(fen, "a1a7", 0));
         assert!(see(fen, "a1a7", -1000));
+    }
+
+    #[test]
+    fn the_values_decide_what_an_exchange_costs() {
+        // Cho's horse takes a soldier on e6 that a soldier on e7 defends: a horse for a soldier. `SEE_VALUE`
+        // counts that 290 lost, the evaluation's values 154.
+        use crate::search::params::SEE_VALUE_EVAL;
+        let pos = Position::from_fen("4k4/9/9/4p4/4p4/9/3N5/9/4K4/9 w - - 0 1", Rules::JANGGI).unwrap();
+        let m = Move::parse("d4e6", Notation::Uci).unwrap();
+        assert!(!see_ge_with(&pos, m, -200, &SEE_VALUE) && see_ge_with(&pos, m, -290, &SEE_VALUE));
+        assert!(see_ge_with(&pos, m, -200, &SEE_VALUE_EVAL) && !see_ge_with(&pos, m, -153, &SEE_VALUE_EVAL));
     }
 
     #[test]

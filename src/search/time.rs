@@ -31,14 +31,16 @@ impl TimeBudget {
         TimeBudget { soft: t, hard: t, managed: false }
     }
 
-    pub fn from_clock(clock: &ClockState, overhead: Duration) -> TimeBudget {
+    /// The budget of a move from the clock; without moves to go, a move's share of the time left grows with the
+    /// game up to `share_max` (`TIME_SHARE_MAX`, or `tm_share_max_permille` under tuning).
+    pub fn from_clock(clock: &ClockState, overhead: Duration, share_max: f64) -> TimeBudget {
         let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, DEFAULT_MOVES_TO_GO);
         let time = clock.time;
         let mut soft = match clock.movestogo {
             // What we may spend over the moves to go, keeping the overhead for every one of them.
             Some(_) => (time + clock.inc * (mtg - 1)).saturating_sub(overhead * mtg) / mtg,
             None => {
-                let share = (TIME_SHARE_START + TIME_SHARE_PER_PLY * f64::from(clock.ply)).min(TIME_SHARE_MAX);
+                let share = (TIME_SHARE_START + TIME_SHARE_PER_PLY * f64::from(clock.ply)).min(share_max);
                 time.saturating_sub(overhead).mul_f64(share) + clock.inc.mul_f64(INCREMENT_SHARE)
             }
         };
@@ -157,7 +159,7 @@ mod tests {
                 byoyomi: Duration::ZERO,
                 ply: 0,
             };
-            let b = TimeBudget::from_clock(&clock, overhead);
+            let b = TimeBudget::from_clock(&clock, overhead, TIME_SHARE_MAX);
             assert!(b.soft <= b.hard);
             assert!(b.hard <= Duration::from_millis(time).max(Duration::from_millis(1)), "{time}: {b:?}");
         }
@@ -167,7 +169,7 @@ mod tests {
     fn without_moves_to_go_the_share_grows_with_the_game_up_to_its_cap() {
         let at = |ply| {
             let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
-            TimeBudget::from_clock(&clock, Duration::ZERO).soft
+            TimeBudget::from_clock(&clock, Duration::ZERO, TIME_SHARE_MAX).soft
         };
         assert_eq!(at(0), Duration::from_millis(120));
         assert!(at(0) < at(10) && at(10) < at(20), "{:?} {:?} {:?}", at(0), at(10), at(20));
@@ -175,6 +177,14 @@ mod tests {
         assert_eq!(at(400), Duration::from_millis(310));
         // The host's moves to go share the time evenly instead, whatever the ply.
         let even = ClockState { time: Duration::from_secs(10), movestogo: Some(20), ply: 80, ..ClockState::default() };
-        assert_eq!(TimeBudget::from_clock(&even, Duration::ZERO).soft, Duration::from_millis(500));
+        assert_eq!(TimeBudget::from_clock(&even, Duration::ZERO, TIME_SHARE_MAX).soft, Duration::from_millis(500));
+        // A larger cap is reached later, at ply 42 for 4.5%, and gives the middlegame more.
+        let with = |ply, cap| {
+            let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
+            TimeBudget::from_clock(&clock, Duration::ZERO, cap).soft
+        };
+        assert_eq!(with(0, 0.045), at(0));
+        assert!(with(30, 0.045) > at(30) && with(42, 0.045) == with(400, 0.045));
+        assert_eq!(with(400, 0.045), Duration::from_millis(450));
     }
 }

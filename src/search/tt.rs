@@ -12,6 +12,9 @@ pub enum Bound {
     Exact = 0,
     Lower = 1,
     Upper = 2,
+    /// No score: the entry keeps only the static evaluation (and a move, if any), stored where the node was
+    /// evaluated but ended before its search stored anything.
+    None = 3,
 }
 
 /// What a probe finds.
@@ -65,7 +68,8 @@ fn unpack(data: u64) -> (Entry, u8) {
         bound: match (data >> 56) & 3 {
             0 => Bound::Exact,
             1 => Bound::Lower,
-            _ => Bound::Upper,
+            2 => Bound::Upper,
+            _ => Bound::None,
         },
         pv: data >> 63 != 0,
     };
@@ -215,5 +219,17 @@ mod tests {
         assert!(tt.probe(0xBEEF_DEAD).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF).is_none());
+    }
+
+    #[test]
+    fn an_evaluation_only_entry_keeps_its_evaluation_and_gives_way_to_a_search_result() {
+        let tt = TranspositionTable::new(1);
+        tt.store(0xFEED, Move::NONE, 0, -321, -8, Bound::None, false);
+        let e = tt.probe(0xFEED).unwrap();
+        assert_eq!((e.mv, e.eval, e.bound), (Move::NONE, -321, Bound::None));
+        let m = Move::parse("b1c3", Notation::Uci).unwrap();
+        tt.store(0xFEED, m, 55, -321, 0, Bound::Upper, false);
+        let e = tt.probe(0xFEED).unwrap();
+        assert_eq!((e.mv, e.score, e.depth, e.bound), (m, 55, 0, Bound::Upper));
     }
 }

@@ -3,7 +3,7 @@
 
 use super::history::{CaptureKey, Context, CorrectionKeys, History, NO_PIECE_TO, PieceTo, capture_key};
 use super::params::*;
-use super::see::see_ge;
+use super::see::{PieceValues, see_ge_with};
 use super::time::{TimeManager, effort_scale};
 use super::tt::{Bound, Entry};
 use super::{Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
@@ -68,6 +68,7 @@ fn tt_cutoff(e: &Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
         Bound::Exact => true,
         Bound::Lower => score >= beta,
         Bound::Upper => score <= alpha,
+        Bound::None => false,
     };
     settles.then_some(score)
 }
@@ -491,14 +492,16 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn make(&mut self, m: Move, ply: usize) {
+        // The next position's entry is asked for before the move is made, so that memory works while it is.
+        if !self.settings.ablation.tt {
+            let key = self.pos.key_after(m);
+            self.shared.tt.prefetch(if m.is_pass() { key ^ AFTER_PASS_KEY } else { key });
+        }
         self.played_piece_to[ply] = self.piece_to(m);
         self.played[ply] = m;
         self.pos.make_move(m);
         if let Some(acc) = &mut self.accumulators {
             acc.push(&self.pos);
-        }
-        if !self.settings.ablation.tt {
-            self.shared.tt.prefetch(self.tt_key());
         }
         self.nodes += 1;
         self.unpublished += 1;
@@ -674,7 +677,13 @@ impl<'a> Worker<'a> {
         } else if let Some(e) = tt {
             e.eval
         } else {
-            self.evaluate()
+            let raw = self.evaluate();
+            // Kept at once, so that a node cut by the pruning below (which stores nothing) is not evaluated again
+            // when the next iteration comes back to it.
+            if self.tuning.tt_store_eval != 0 && !ablation.tt {
+                self.shared.tt.store(key, Move::NONE, 0, raw, TT_EVAL_DEPTH, Bound::None, tt_pv);
+            }
+            raw
         };
         let static_eval = self.corrected(raw_eval, correction_keys);
         self.evals[ply] = static_eval;
@@ -703,6 +712,7 @@ impl<'a> Worker<'a> {
                     Bound::Exact => true,
                     Bound::Lower => s > static_eval,
                     Bound::Upper => s < static_eval,
+                    Bound::None => false,
                 };
                 if tighter { s } else { static_eval }
             }
@@ -774,7 +784,7 @@ impl<'a> Worker<'a> {
             let mut scores = self.order(&captures, tt_move, ply, Move::NONE);
             for i in 0..captures.len() {
                 let m = pick(&mut captures, &mut scores, i);
-                if !see_ge(&self.pos, m, probcut_beta - static_eval) {
+                if !self.see(m, probcut_beta - static_eval) {
                     continue;
                 }
                 self.make(m, ply);
@@ -809,7 +819,7 @@ impl<'a> Worker<'a> {
             && depth >= self.tuning.singular_min_depth
             && !tt_move.is_none()
             && e.depth >= depth - 3
-            && e.bound != Bound::Upper
+            && matches!(e.bound, Bound::Exact | Bound::Lower)
             && e.score.abs() < MATE_BOUND
             && !ablation.pruning
         {
@@ -922,7 +932,7 @@ impl<'a> Worker<'a> {
                     && static_eval
                         + self.tuning.capture_futility_base
                         + self.tuning.capture_futility_per_depth * depth
-                        + SEE_VALUE[v.kind().index()]
+                        + self.see_values()[v.kind().index()]
                         <= alpha
                 {
                     continue;
@@ -933,7 +943,7 @@ impl<'a> Worker<'a> {
                 } else {
                     self.tuning.see_capture_margin * depth * depth
                 };
-                if depth <= 6 && !m.is_pass() && i > 0 && !see_ge(&self.pos, m, margin) {
+                if depth <= 6 && !m.is_pass() && i > 0 && !self.see(m, margin) {
                     continue;
                 }
             }
@@ -987,10 +997,7 @@ impl<'a> Worker<'a> {
                         // A move that takes a piece out of a losing exchange is a defence, not a late idea: its
                         // piece would have been lost where it stood. (The exchange is judged from the position
                         // after the move, the piece set back on its old point.)
-                        if self.tuning.lmr_escape > 0
-                            && !m.is_pass()
-                            && !see_ge(&self.pos, Move::new(m.to(), m.from()), 0)
-                        {
+                        if self.tuning.lmr_escape > 0 && !m.is_pass() && !self.see(Move::new(m.to(), m.from()), 0) {
                             r -= self.tuning.lmr_escape;
                         }
                     }
@@ -1103,6 +1110,18 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// The piece values of exchanges: `SEE_VALUE`, or the evaluation's where `see_eval_values` asks.
+    #[inline]
+    pub(super) fn see_values(&self) -> &'static PieceValues {
+        if self.tuning.see_eval_values != 0 { &SEE_VALUE_EVAL } else { &SEE_VALUE }
+    }
+
+    /// Whether the exchange started by `m` gains at least `threshold` (`see_ge` with `see_values`).
+    #[inline]
+    pub(super) fn see(&self, m: Move, threshold: i32) -> bool {
+        see_ge_with(&self.pos, m, threshold, self.see_values())
+    }
+
     /// The butterfly and continuation history of a quiet move, named by its piece-to (taken before the move is
     /// made, or from `played_piece_to` after).
     #[inline]
@@ -1124,7 +1143,7 @@ impl<'a> Worker<'a> {
         }
         // The accumulators stay as they are: the same move is made again at once.
         self.pos.unmake_move();
-        let safe = see_ge(&self.pos, m, 0);
+        let safe = self.see(m, 0);
         self.pos.make_move(m);
         safe
     }
@@ -1198,6 +1217,7 @@ impl<'a> Worker<'a> {
             // static evaluation, it is the better guess of what standing pat is worth.
             let score = from_tt(e.score, ply);
             if score.abs() < MATE_BOUND
+                && e.bound != Bound::None
                 && if score > stand_pat { e.bound != Bound::Upper } else { e.bound != Bound::Lower }
             {
                 stand_pat = score;
@@ -1236,13 +1256,29 @@ impl<'a> Worker<'a> {
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
             let mut limited = false;
+            if in_check && self.tuning.qs_evasion_prune != 0 && best > -MATE_BOUND && !m.is_pass() {
+                // The general is safe already: an evasion that loses material, or a quiet one that has done badly
+                // after both of the last two moves, is not worth a look.
+                if !self.see(m, 0) {
+                    continue;
+                }
+                if self.tuning.qs_evasion_prune > 1 && self.pos.piece_at(m.to()).is_none() {
+                    let to = self.piece_to(m);
+                    let context = self.context(ply);
+                    if self.history.continuation_after(context[0], to) < 0
+                        && self.history.continuation_after(context[1], to) < 0
+                    {
+                        continue;
+                    }
+                }
+            }
             if !in_check {
-                let victim = self.pos.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                let victim = self.pos.piece_at(m.to()).map_or(0, |p| self.see_values()[p.kind().index()]);
                 if stand_pat + victim + self.tuning.qs_delta_margin < alpha {
                     continue;
                 }
                 let futile = self.tuning.qs_futility_see != 0 && stand_pat + self.tuning.qs_delta_margin <= alpha;
-                if !see_ge(&self.pos, m, i32::from(futile)) {
+                if !self.see(m, i32::from(futile)) {
                     continue;
                 }
                 limited = self.tuning.qs_capture_limit > 0 && i >= self.tuning.qs_capture_limit as usize;

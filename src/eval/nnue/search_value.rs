@@ -24,8 +24,7 @@ const SCALE_ONE: i32 = 1024;
 
 /// One side's material as the reference counts it for the scaling.
 pub fn material(pos: &Position, side: Color) -> i32 {
-    let ours = pos.color_bb(side);
-    PieceKind::ALL.iter().map(|&k| MATERIAL_MG[k.index()] * (pos.kind_bb(k) & ours).count() as i32).sum()
+    PieceKind::ALL.iter().map(|&k| MATERIAL_MG[k.index()] * pos.piece_count(side, k) as i32).sum()
 }
 
 /// The material factor of the scaling, in 1/`SCALE_ONE`, for both sides' material together.

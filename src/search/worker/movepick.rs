@@ -5,8 +5,6 @@ use super::Worker;
 use crate::board::moves::MAX_MOVES;
 use crate::board::{Move, MoveList};
 use crate::search::history::capture_key;
-use crate::search::params::SEE_VALUE;
-use crate::search::see::see_ge;
 
 impl Worker<'_> {
     /// Move-ordering scores: hash move, captures by victim, attacker and capture history, killers, counter move,
@@ -20,10 +18,10 @@ impl Worker<'_> {
             scores[i] = if m == tt_move {
                 1 << 30
             } else if let Some(victim) = self.pos.piece_at(m.to()).filter(|_| !m.is_pass()) {
-                let attacker = self.pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                let base = if see_ge(&self.pos, m, 0) { 1 << 28 } else { -(1 << 20) };
+                let attacker = self.pos.piece_at(m.from()).map_or(0, |p| self.see_values()[p.kind().index()]);
+                let base = if self.see(m, 0) { 1 << 28 } else { -(1 << 20) };
                 let learnt = self.history.capture(capture_key(self.piece_to(m), victim.kind()));
-                base + SEE_VALUE[victim.kind().index()] * 8 - attacker / 16
+                base + self.see_values()[victim.kind().index()] * 8 - attacker / 16
                     + learnt * self.tuning.capture_history_weight_pct / 100
             } else if self.history.killers[ply][0] == m {
                 (1 << 27) + 2
