@@ -372,6 +372,12 @@ impl Position {
 
     /// Plays a move, which must be legal (or at least pseudo-legal) in this position.
     pub fn make_move(&mut self, m: Move) {
+        self.make_move_keyed(m, self.key_after(m));
+    }
+
+    /// `make_move` with the new key already computed by `key_after(m)` (a search that prefetched with it need
+    /// not compute it twice).
+    pub fn make_move_keyed(&mut self, m: Move, key: u64) {
         let us = self.side;
         let them = !us;
         self.history.push(self.state);
@@ -382,7 +388,7 @@ impl Position {
         if us == Color::Han {
             st.fullmove = st.fullmove.saturating_add(1);
         }
-        st.key ^= zobrist::SIDE;
+        st.key = key;
         if !m.is_pass() {
             let (from, to) = (m.from(), m.to());
             let piece = self.board[from.index()];
@@ -393,7 +399,6 @@ impl Position {
                 self.by_color[them.index()] ^= to_bb;
                 self.by_kind[captured.kind().index()] ^= to_bb;
                 self.counts[them.index()][captured.kind().index()] -= 1;
-                st.key ^= zobrist::piece_square(captured, to);
                 st.captured = captured;
                 st.halfmove = 0;
             } else {
@@ -404,7 +409,6 @@ impl Position {
             self.board[from.index()] = Piece::NONE;
             self.by_color[us.index()] ^= from_bb | to_bb;
             self.by_kind[piece.kind().index()] ^= from_bb | to_bb;
-            st.key ^= zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
             if piece.kind() == PieceKind::General {
                 self.generals[us.index()] = to;
             }

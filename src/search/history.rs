@@ -122,6 +122,13 @@ impl History {
         self.continuation[before as usize * PIECE_TO_COUNT + to as usize] as i32
     }
 
+    /// Whether a quiet move (`to`) has done badly after each of the last two moves: its continuation history
+    /// after both is negative (the test of continuation-history pruning).
+    #[inline(always)]
+    pub fn failed_after_both(&self, context: Context, to: PieceTo) -> bool {
+        self.continuation_after(context[0], to) < 0 && self.continuation_after(context[1], to) < 0
+    }
+
     fn gravity(h: &mut i16, bonus: i32) {
         let v = *h as i32;
         *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;

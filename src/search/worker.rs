@@ -40,6 +40,12 @@ pub(super) struct ThreadResult {
     pub lines: Vec<(i32, Vec<Move>)>,
 }
 
+/// The table key of a position from its board key: a position reached by a pass is marked apart.
+#[inline(always)]
+fn marked_after_pass(key: u64, after_pass: bool) -> u64 {
+    if after_pass { key ^ AFTER_PASS_KEY } else { key }
+}
+
 /// Mate scores are stored relative to the node, not the root.
 fn to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
@@ -470,7 +476,7 @@ impl<'a> Worker<'a> {
 
     fn tt_key(&self) -> u64 {
         let key = self.pos.key();
-        if self.pos.last_move().is_some_and(|m| m.is_pass()) { key ^ AFTER_PASS_KEY } else { key }
+        marked_after_pass(key, self.pos.last_move().is_some_and(|m| m.is_pass()))
     }
 
     /// A move named by its piece and destination.
@@ -493,13 +499,13 @@ impl<'a> Worker<'a> {
     #[inline]
     fn make(&mut self, m: Move, ply: usize) {
         // The next position's entry is asked for before the move is made, so that memory works while it is.
+        let key = self.pos.key_after(m);
         if !self.settings.ablation.tt {
-            let key = self.pos.key_after(m);
-            self.shared.tt.prefetch(if m.is_pass() { key ^ AFTER_PASS_KEY } else { key });
+            self.shared.tt.prefetch(marked_after_pass(key, m.is_pass()));
         }
         self.played_piece_to[ply] = self.piece_to(m);
         self.played[ply] = m;
-        self.pos.make_move(m);
+        self.pos.make_move_keyed(m, key);
         if let Some(acc) = &mut self.accumulators {
             acc.push(&self.pos);
         }
@@ -917,8 +923,7 @@ impl<'a> Worker<'a> {
                     if self.tuning.conthist_prune_depth > 0
                         && !killer
                         && lmr_depth < self.tuning.conthist_prune_depth
-                        && self.history.continuation_after(context[0], to) < 0
-                        && self.history.continuation_after(context[1], to) < 0
+                        && self.history.failed_after_both(context, to)
                     {
                         continue;
                     }
@@ -1262,14 +1267,11 @@ impl<'a> Worker<'a> {
                 if !self.see(m, 0) {
                     continue;
                 }
-                if self.tuning.qs_evasion_prune > 1 && self.pos.piece_at(m.to()).is_none() {
-                    let to = self.piece_to(m);
-                    let context = self.context(ply);
-                    if self.history.continuation_after(context[0], to) < 0
-                        && self.history.continuation_after(context[1], to) < 0
-                    {
-                        continue;
-                    }
+                if self.tuning.qs_evasion_prune > 1
+                    && self.pos.piece_at(m.to()).is_none()
+                    && self.history.failed_after_both(self.context(ply), self.piece_to(m))
+                {
+                    continue;
                 }
             }
             if !in_check {
