@@ -119,6 +119,8 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("qs_evasion_prune", 2),
         ("tt_store_eval", 1),
         ("see_eval_values", 1),
+        ("lmr_deeper_margin", 25),
+        ("lmr_deeper_per_ply", 5),
     ] {
         params.set(name, value).unwrap();
     }

@@ -177,6 +177,12 @@ search_params! {
     /// A reduced quiet move searched again at full depth gets a continuation-history bonus if it beat alpha there,
     /// a malus if not (1; 0: no update).
     lmr_research_history = 0, 0, 1, 1;
+    /// A reduced move that beats alpha is searched again a ply deeper where its reduced score beat the best score
+    /// so far by this margin plus `lmr_deeper_per_ply` for each ply of its reduction, and a ply shallower where
+    /// it beat that score by less than the depth in centipawns (0: again at the unreduced depth). At 25 and 5:
+    /// 5.5% fewer nodes to depth 12, 183-186 (-2.8 ± 35.6) in 369 games at 5+0.05.
+    lmr_deeper_margin = 0, 0, 200, 5;
+    lmr_deeper_per_ply = 5, 0, 40, 1;
     /// Quiet moves that take a piece out of a losing exchange (the piece would have been lost where it stood) are
     /// reduced this much less (0: no difference).
     lmr_escape = 0, 0, 3, 1;

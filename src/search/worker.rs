@@ -1017,17 +1017,31 @@ impl<'a> Worker<'a> {
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true, false);
+                // The depth of the searches that follow: the reduced search's margin over the best score so far
+                // may ask for a ply more (a move far better than expected) or a ply less (barely better).
+                let mut full_depth = new_depth;
                 if score > alpha && r > 0 {
-                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, !cut, false);
-                    // The full-depth verdict on a reduced quiet move teaches its continuation history.
-                    if quiet && self.tuning.lmr_research_history != 0 && !self.stopped {
-                        let bonus = self.tuning.history_bonus(new_depth);
-                        let bonus = if score > alpha { bonus } else { -bonus };
-                        self.history.reward_continuation(self.played_piece_to[ply], context, bonus);
+                    let margin = self.tuning.lmr_deeper_margin;
+                    if margin > 0 {
+                        if score > best + margin + self.tuning.lmr_deeper_per_ply * r {
+                            full_depth += 1;
+                        } else if score < best + new_depth {
+                            full_depth -= 1;
+                        }
+                    }
+                    // (A ply shallower may leave nothing deeper than the reduced search to do.)
+                    if full_depth > new_depth - r {
+                        score = -self.negamax(full_depth, -alpha - 1, -alpha, ply + 1, !cut, false);
+                        // The full-depth verdict on a reduced quiet move teaches its continuation history.
+                        if quiet && self.tuning.lmr_research_history != 0 && !self.stopped {
+                            let bonus = self.tuning.history_bonus(new_depth);
+                            let bonus = if score > alpha { bonus } else { -bonus };
+                            self.history.reward_continuation(self.played_piece_to[ply], context, bonus);
+                        }
                     }
                 }
                 if pv_node && score > alpha && score < beta {
-                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, false, true);
+                    score = -self.negamax(full_depth, -beta, -alpha, ply + 1, false, true);
                 }
             }
             self.unmake();
