@@ -61,8 +61,8 @@ pub const DEFAULT_MOVES_TO_GO: u32 = 32;
 /// The model was Fairy-Stockfish's time use at 10+0.1: 0.40 s a move in the first ten plies where ours took
 /// 0.64 s, about as much as ours by ply 20, more than ours from ply 30 on. (A share still growing to 8% by ply 75
 /// spent the clock by ply 50: a move takes half as much again as its soft limit and more, the last iteration
-/// finishing past it.) The cap was 1/32 (reached at ply 24) until a 4% cap won 200 games against
-/// Fairy-Stockfish with the same net at 10+0.1 (`tm_share_max_permille`).
+/// finishing past it.) The cap was 1/32 (reached at ply 24) until a 4% cap scored 112-88 in 200 games against
+/// Fairy-Stockfish with the same net at 10+0.1, where 1/32 had scored 99-101 (`tm_share_max_permille`).
 pub const TIME_SHARE_START: f64 = 0.012;
 pub const TIME_SHARE_PER_PLY: f64 = 0.0008;
 pub const TIME_SHARE_MAX: f64 = 0.040;
