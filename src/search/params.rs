@@ -61,8 +61,8 @@ pub const DEFAULT_MOVES_TO_GO: u32 = 32;
 /// The model was Fairy-Stockfish's time use at 10+0.1: 0.40 s a move in the first ten plies where ours took
 /// 0.64 s, about as much as ours by ply 20, more than ours from ply 30 on. (A share still growing to 8% by ply 75
 /// spent the clock by ply 50: a move takes half as much again as its soft limit and more, the last iteration
-/// finishing past it.) The cap was 1/32 (reached at ply 24) until a 4% cap won 200 games against
-/// Fairy-Stockfish with the same net at 10+0.1 (`tm_share_max_permille`).
+/// finishing past it.) The cap was 1/32 (reached at ply 24) until a 4% cap scored 157-143 in 300 games against
+/// Fairy-Stockfish with the same net at 10+0.1, where 1/32 had scored 99-101 in 200 (`tm_share_max_permille`).
 pub const TIME_SHARE_START: f64 = 0.012;
 pub const TIME_SHARE_PER_PLY: f64 = 0.0008;
 pub const TIME_SHARE_MAX: f64 = 0.040;
@@ -332,9 +332,9 @@ search_params! {
     tm_max_stretch_pct = 250, 100, 800, 25;
     /// The largest share of the time left a move's soft limit takes without moves to go, in thousandths
     /// (`TIME_SHARE_MAX`, reached at ply 35 by default, 4.5% at ply 42; a larger cap is reached later and gives the
-    /// early middlegame more time, the later moves less, as what is left shrinks). 40 scored 112-88 (+41.9 ± 48.8)
-    /// against Fairy-Stockfish with the same net at 10+0.1 where 31 had scored 99-101; in self-play 45 lost 23-42
-    /// (-104.6 ± 90.9) in 65 games at 5+0.05 against 31.
+    /// early middlegame more time, the later moves less, as what is left shrinks). 40 scored 157-143 (+16.2 ± 39.5)
+    /// in 300 games against Fairy-Stockfish with the same net at 10+0.1 where 31 had scored 99-101 in 200; against
+    /// 31 in self-play, 40 scored 47-53 (-20.9 ± 69.1) at 10+0.1 and 45 lost 23-42 (-104.6 ± 90.9) at 5+0.05.
     tm_share_max_permille = 40, 15, 80, 2;
 }
 
