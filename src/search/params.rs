@@ -336,6 +336,8 @@ search_params! {
     /// in 300 games against Fairy-Stockfish with the same net at 10+0.1 where 31 had scored 99-101 in 200; against
     /// 31 in self-play, 40 scored 47-53 (-20.9 ± 69.1) at 10+0.1 and 45 lost 23-42 (-104.6 ± 90.9) at 5+0.05.
     tm_share_max_permille = 40, 15, 80, 2;
+    /// How fast that share grows, in millionths a ply (`TIME_SHARE_PER_PLY`, from `TIME_SHARE_START`).
+    tm_share_per_ply_micro = 800, 200, 3000, 50;
 }
 
 /// Why a parameter cannot be set.
@@ -419,6 +421,7 @@ mod tests {
     fn the_time_share_cap_defaults_to_the_time_managers_constant() {
         let p = SearchParams::default();
         assert_eq!(f64::from(p.tm_share_max_permille) / 1000.0, TIME_SHARE_MAX);
+        assert_eq!(f64::from(p.tm_share_per_ply_micro) / 1e6, TIME_SHARE_PER_PLY);
     }
 
     #[test]
