@@ -3,8 +3,7 @@
 
 use janggi::board::{Color, GameEnd, MoveError, Notation, Outcome, Position, Reason, Rules, START_FEN, SetupError};
 use janggi::search::engine::{Engine, EngineError, Finish};
-use janggi::search::params::TIME_SHARE_MAX;
-use janggi::search::time::{ClockState, TimeBudget};
+use janggi::search::time::{ClockState, ShareCurve, TimeBudget};
 use janggi::search::{Limits, Listener, Outcome as SearchOutcome, Report};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
@@ -133,7 +132,10 @@ fn go_on_a_clock_spends_a_small_share_of_it() {
         ply: 0,
     };
     let start = Instant::now();
-    e.go(Limits { time: Some(TimeBudget::from_clock(&clock, Duration::from_millis(10), TIME_SHARE_MAX)), ..limits() });
+    e.go(Limits {
+        time: Some(TimeBudget::from_clock(&clock, Duration::from_millis(10), ShareCurve::DEFAULT)),
+        ..limits()
+    });
     let out = best(&rx, Duration::from_secs(10));
     assert!(start.elapsed() < Duration::from_millis(1500), "{:?} of a 2 s clock", start.elapsed());
     assert!(out.best.is_some());

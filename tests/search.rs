@@ -4,8 +4,8 @@ mod common;
 
 use janggi::board::setups::all_setups;
 use janggi::board::{Move, Notation, Position, Rules};
-use janggi::search::params::{MATE_BOUND, SearchParams, TIME_SHARE_MAX};
-use janggi::search::time::{ClockState, TimeBudget};
+use janggi::search::params::{MATE_BOUND, SearchParams};
+use janggi::search::time::{ClockState, ShareCurve, TimeBudget};
 use janggi::search::{self, Limits, Settings, Shared, Silent, score_to_protocol};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -204,7 +204,7 @@ fn a_forced_move_is_analysed_under_movetime_and_played_at_once_on_a_clock() {
     assert_eq!(score_to_protocol(out.score), (true, 3), "{out:?}");
     let clock = ClockState { time: Duration::from_secs(60), ..ClockState::default() };
     let game =
-        Limits { time: Some(TimeBudget::from_clock(&clock, Duration::ZERO, TIME_SHARE_MAX)), ..Limits::default() };
+        Limits { time: Some(TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve::DEFAULT)), ..Limits::default() };
     let out = search_fen(fen, Rules::JANGGI, game, &Settings::default());
     assert!(out.best.is_some() && out.depth <= 4, "{out:?}");
 }

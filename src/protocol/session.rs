@@ -12,7 +12,7 @@ use crate::eval::evaluator::Evaluator;
 use crate::search::engine::Engine;
 use crate::search::params::{self, SearchParams};
 use crate::search::strength::Strength;
-use crate::search::time::{ClockState, TimeBudget};
+use crate::search::time::{ClockState, ShareCurve, TimeBudget};
 use crate::search::{self, Ablation, Limits, Listener, Report, ScoreBound};
 use crate::text::{LineRead, read_line_capped};
 use std::io::{BufRead, Write};
@@ -367,9 +367,12 @@ impl Session {
         })
     }
 
-    /// The cap on a move's share of the time left: the time manager's, or the tuned one under `--tune`.
-    fn time_share_max(&self) -> f64 {
-        self.tuning.as_ref().map_or(params::TIME_SHARE_MAX, |t| f64::from(t.tm_share_max_permille) / 1000.0)
+    /// How a move's share of the time left grows: the time manager's curve, or the tuned one under `--tune`.
+    fn time_share(&self) -> ShareCurve {
+        self.tuning.as_ref().map_or(ShareCurve::DEFAULT, |t| ShareCurve {
+            per_ply: f64::from(t.tm_share_per_ply_micro) / 1e6,
+            max: f64::from(t.tm_share_max_permille) / 1000.0,
+        })
     }
 
     fn go(&mut self, go: Go) {
@@ -385,7 +388,7 @@ impl Session {
             None
         } else {
             self.clock_of_side_to_move(&go)
-                .map(|c| TimeBudget::from_clock(&c, overhead, self.time_share_max()))
+                .map(|c| TimeBudget::from_clock(&c, overhead, self.time_share()))
                 .or_else(|| go.byoyomi.map(|b| TimeBudget::fixed(b, overhead)))
         };
         let mut searchmoves = Vec::new();

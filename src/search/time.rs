@@ -25,6 +25,24 @@ pub struct TimeBudget {
     pub managed: bool,
 }
 
+/// How a move's share of the time left grows with the game where the host gives no moves to go: by `per_ply`
+/// from `TIME_SHARE_START`, up to `max`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShareCurve {
+    pub per_ply: f64,
+    pub max: f64,
+}
+
+impl ShareCurve {
+    /// The time manager's curve (`TIME_SHARE_PER_PLY`, `TIME_SHARE_MAX`).
+    pub const DEFAULT: ShareCurve = ShareCurve { per_ply: TIME_SHARE_PER_PLY, max: TIME_SHARE_MAX };
+
+    /// A curve capped at `max` instead.
+    pub fn capped_at(max: f64) -> ShareCurve {
+        ShareCurve { max, ..ShareCurve::DEFAULT }
+    }
+}
+
 impl TimeBudget {
     pub fn fixed(movetime: Duration, overhead: Duration) -> TimeBudget {
         let t = movetime.saturating_sub(overhead).max(Duration::from_millis(1));
@@ -32,15 +50,15 @@ impl TimeBudget {
     }
 
     /// The budget of a move from the clock; without moves to go, a move's share of the time left grows with the
-    /// game up to `share_max` (`TIME_SHARE_MAX`, or `tm_share_max_permille` under tuning).
-    pub fn from_clock(clock: &ClockState, overhead: Duration, share_max: f64) -> TimeBudget {
+    /// game as `curve` says.
+    pub fn from_clock(clock: &ClockState, overhead: Duration, curve: ShareCurve) -> TimeBudget {
         let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, DEFAULT_MOVES_TO_GO);
         let time = clock.time;
         let mut soft = match clock.movestogo {
             // What we may spend over the moves to go, keeping the overhead for every one of them.
             Some(_) => (time + clock.inc * (mtg - 1)).saturating_sub(overhead * mtg) / mtg,
             None => {
-                let share = (TIME_SHARE_START + TIME_SHARE_PER_PLY * f64::from(clock.ply)).min(share_max);
+                let share = (TIME_SHARE_START + curve.per_ply * f64::from(clock.ply)).min(curve.max);
                 time.saturating_sub(overhead).mul_f64(share) + clock.inc.mul_f64(INCREMENT_SHARE)
             }
         };
@@ -159,7 +177,7 @@ mod tests {
                 byoyomi: Duration::ZERO,
                 ply: 0,
             };
-            let b = TimeBudget::from_clock(&clock, overhead, TIME_SHARE_MAX);
+            let b = TimeBudget::from_clock(&clock, overhead, ShareCurve::DEFAULT);
             assert!(b.soft <= b.hard);
             assert!(b.hard <= Duration::from_millis(time).max(Duration::from_millis(1)), "{time}: {b:?}");
         }
@@ -169,7 +187,7 @@ mod tests {
     fn without_moves_to_go_the_share_grows_with_the_game_up_to_its_cap() {
         let at = |ply| {
             let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
-            TimeBudget::from_clock(&clock, Duration::ZERO, TIME_SHARE_MAX).soft
+            TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve::DEFAULT).soft
         };
         assert_eq!(at(0), Duration::from_millis(120));
         assert!(at(0) < at(10) && at(10) < at(20), "{:?} {:?} {:?}", at(0), at(10), at(20));
@@ -178,14 +196,22 @@ mod tests {
         assert_eq!(at(400), Duration::from_millis(400));
         // The host's moves to go share the time evenly instead, whatever the ply.
         let even = ClockState { time: Duration::from_secs(10), movestogo: Some(20), ply: 80, ..ClockState::default() };
-        assert_eq!(TimeBudget::from_clock(&even, Duration::ZERO, TIME_SHARE_MAX).soft, Duration::from_millis(500));
+        assert_eq!(TimeBudget::from_clock(&even, Duration::ZERO, ShareCurve::DEFAULT).soft, Duration::from_millis(500));
         // A larger cap is reached later, at ply 42 for 4.5%, and gives the middlegame more.
         let with = |ply, cap| {
             let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
-            TimeBudget::from_clock(&clock, Duration::ZERO, cap).soft
+            TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve::capped_at(cap)).soft
         };
         assert_eq!(with(0, 0.045), at(0));
         assert!(with(38, 0.045) > at(38) && with(42, 0.045) == with(400, 0.045));
         assert_eq!(with(400, 0.045), Duration::from_millis(450));
+        // A steeper curve gives the early middlegame more and reaches the same cap sooner: at ply 28 for 0.1% a
+        // ply.
+        let steeper = |ply| {
+            let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
+            TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve { per_ply: 0.001, ..ShareCurve::DEFAULT }).soft
+        };
+        assert_eq!(steeper(0), at(0));
+        assert!(steeper(20) > at(20) && steeper(27) < steeper(28) && steeper(28) == at(400));
     }
 }
