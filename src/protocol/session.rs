@@ -369,10 +369,7 @@ impl Session {
 
     /// How a move's share of the time left grows: the time manager's curve, or the tuned one under `--tune`.
     fn time_share(&self) -> ShareCurve {
-        self.tuning.as_ref().map_or(ShareCurve::DEFAULT, |t| ShareCurve {
-            per_ply: f64::from(t.tm_share_per_ply_micro) / 1e6,
-            max: f64::from(t.tm_share_max_permille) / 1000.0,
-        })
+        self.tuning.as_ref().map_or(ShareCurve::DEFAULT, ShareCurve::of)
     }
 
     fn go(&mut self, go: Go) {

@@ -37,9 +37,12 @@ impl ShareCurve {
     /// The time manager's curve (`TIME_SHARE_PER_PLY`, `TIME_SHARE_MAX`).
     pub const DEFAULT: ShareCurve = ShareCurve { per_ply: TIME_SHARE_PER_PLY, max: TIME_SHARE_MAX };
 
-    /// A curve capped at `max` instead.
-    pub fn capped_at(max: f64) -> ShareCurve {
-        ShareCurve { max, ..ShareCurve::DEFAULT }
+    /// The curve of `tm_share_per_ply_micro` and `tm_share_max_permille` (the tuning options of `--tune`).
+    pub fn of(params: &SearchParams) -> ShareCurve {
+        ShareCurve {
+            per_ply: f64::from(params.tm_share_per_ply_micro) / 1e6,
+            max: f64::from(params.tm_share_max_permille) / 1000.0,
+        }
     }
 }
 
@@ -189,6 +192,7 @@ mod tests {
             let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
             TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve::DEFAULT).soft
         };
+        assert_eq!(ShareCurve::of(&SearchParams::default()), ShareCurve::DEFAULT);
         assert_eq!(at(0), Duration::from_millis(120));
         assert!(at(0) < at(10) && at(10) < at(20), "{:?} {:?} {:?}", at(0), at(10), at(20));
         // The cap is reached at ply 35 and not before.
@@ -200,7 +204,7 @@ mod tests {
         // A larger cap is reached later, at ply 42 for 4.5%, and gives the middlegame more.
         let with = |ply, cap| {
             let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
-            TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve::capped_at(cap)).soft
+            TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve { max: cap, ..ShareCurve::DEFAULT }).soft
         };
         assert_eq!(with(0, 0.045), at(0));
         assert!(with(38, 0.045) > at(38) && with(42, 0.045) == with(400, 0.045));
