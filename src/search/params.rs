@@ -217,9 +217,9 @@ search_params! {
     /// (+63.2 ± 49.3) in 200 games against Fairy-Stockfish with the same net at 10+0.1, but the bench's
     /// position 36 (two cannons against two chariots) then did not finish depth 13 in 10 minutes: off until
     /// that blow-up is understood.
-    check_extension_min_depth = 1, 1, 16, 1;
+    check_extension_min_depth = 7, 1, 16, 1;
     /// ... and only where the static evaluation is at least this far from equal (0: everywhere).
-    check_extension_eval_margin = 0, 0, 300, 10;
+    check_extension_eval_margin = 50, 0, 300, 10;
     /// Static exchange pruning of captures in quiescence and of losing captures at low depth.
     qs_delta_margin = 200, 50, 500, 20;
     /// Quiescence: after this many captures tried at a node not in check, a further capture is searched only if it
