@@ -213,12 +213,12 @@ search_params! {
     /// Check extensions stop once the extensions on a path reach this share of the depth searched.
     max_extension_plies = 16, 4, 32, 1;
     /// ... and only from this depth (1: at every depth; from depth 7 alone lost 53-62 in self-play at 5+0.05).
-    /// From depth 7 with `check_extension_eval_margin` 50, as Fairy-Stockfish extends checks, and with
-    /// quiescence testing repetition (without it the bench's position 36 did not finish depth 13): 106-94
-    /// (+20.9 ± 48.6) in 200 games against Fairy-Stockfish with the same net at 10+0.1.
-    check_extension_min_depth = 7, 1, 16, 1;
+    /// From depth 7 with `check_extension_eval_margin` 50, as Fairy-Stockfish extends checks: 118-82 and then,
+    /// with quiescence testing repetition, 106-94 in 200 games each against Fairy-Stockfish with the same net at
+    /// 10+0.1, but 84-116 (-56.1 ± 49.1) in self-play at 5+0.05 against the build before: off.
+    check_extension_min_depth = 1, 1, 16, 1;
     /// ... and only where the static evaluation is at least this far from equal (0: everywhere).
-    check_extension_eval_margin = 50, 0, 300, 10;
+    check_extension_eval_margin = 0, 0, 300, 10;
     /// Static exchange pruning of captures in quiescence and of losing captures at low depth.
     qs_delta_margin = 200, 50, 500, 20;
     /// Quiescence: after this many captures tried at a node not in check, a further capture is searched only if it
