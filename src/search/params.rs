@@ -212,11 +212,10 @@ search_params! {
     lmr_capture_pct = 0, 0, 150, 10;
     /// Check extensions stop once the extensions on a path reach this share of the depth searched.
     max_extension_plies = 16, 4, 32, 1;
-    /// ... and only from this depth (1: at every depth; from depth 7 lost 53-62 in self-play at 5+0.05). From
-    /// depth 7 with `check_extension_eval_margin` 50 (as Fairy-Stockfish extends checks) it scored 118-82
-    /// (+63.2 ± 49.3) in 200 games against Fairy-Stockfish with the same net at 10+0.1, but the bench's
-    /// position 36 (two cannons against two chariots) then did not finish depth 13 in 10 minutes: off until
-    /// that blow-up is understood.
+    /// ... and only from this depth (1: at every depth; from depth 7 alone lost 53-62 in self-play at 5+0.05).
+    /// From depth 7 with `check_extension_eval_margin` 50, as Fairy-Stockfish extends checks: 118-82 and then,
+    /// with quiescence testing repetition, 106-94 in 200 games each against Fairy-Stockfish with the same net at
+    /// 10+0.1, but 84-116 (-56.1 ± 49.1) in self-play at 5+0.05 against the build before: off.
     check_extension_min_depth = 1, 1, 16, 1;
     /// ... and only where the static evaluation is at least this far from equal (0: everywhere).
     check_extension_eval_margin = 0, 0, 300, 10;

@@ -1215,8 +1215,11 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(end) = self.pos.immediate_end() {
-            return end_score(&end, self.pos.side_to_move(), ply);
+        // The whole rule book, repetition included: evasions are quiet moves, and a chase of checks and facing
+        // generals (a general steps onto the open file, the other side's chariot checks it, and round again) would
+        // otherwise cycle to the ply limit with every evasion searched at every turn.
+        if let Some(score) = self.terminal(ply) {
+            return score;
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
