@@ -74,6 +74,38 @@ pub const MAX_TIME_SHARE: f64 = 0.35;
 pub const MIN_SOFT_STRETCH: f64 = 0.5;
 /// The hard limit is this multiple of the soft limit (bounded by `MAX_TIME_SHARE`).
 pub const HARD_LIMIT_FACTOR: f64 = 5.0;
+/// The time model of `tm_model` 1, Fairy-Stockfish's figures: moves to go assumed, the optimum's share of the
+/// time left (`base + per_sqrt_ply * sqrt(ply + 3)`, at most `TM1_OPT_TIME_CAP` of the clock), the hard limit as
+/// a multiple of the optimum (`TM1_MAX_SCALE_BASE + ply / TM1_MAX_SCALE_PLIES`, at most `TM1_MAX_SCALE_CAP`) and
+/// at most `TM1_HARD_CLOCK_SHARE` of the clock.
+pub const TM1_MOVES_TO_GO: u32 = 50;
+pub const TM1_OPT_BASE: f64 = 0.0084;
+pub const TM1_OPT_PER_SQRT_PLY: f64 = 0.0042;
+pub const TM1_OPT_TIME_CAP: f64 = 0.2;
+pub const TM1_MAX_SCALE_BASE: f64 = 4.0;
+pub const TM1_MAX_SCALE_PLIES: f64 = 12.0;
+pub const TM1_MAX_SCALE_CAP: f64 = 7.0;
+pub const TM1_HARD_CLOCK_SHARE: f64 = 0.8;
+/// ... after an iteration the optimum is scaled by (`TM1_FALL_BASE` + `TM1_FALL_PER_CP` x (the last move's score
+/// less this one) + as much again for the score four iterations back) / `TM1_FALL_DIVISOR`, kept in
+/// `TM1_FALL_RANGE`; by (`TM1_REDUCTION_BASE` + the last search's factor) / (`TM1_REDUCTION_DIVISOR` x factor),
+/// the factor `TM1_STABLE_FACTOR` where the best move has held for more than `TM1_STABLE_DEPTHS` iterations and
+/// `TM1_UNSTABLE_FACTOR` otherwise; and by `TM1_INSTABILITY_BASE` + max(1, `TM1_INSTABILITY_HIGH` -
+/// `TM1_INSTABILITY_DEPTH` / depth) x the best move's changes (halved every iteration). Scores in centipawns:
+/// Fairy-Stockfish's 6 a unit of its soldier's 208 is 12.5 a centipawn.
+pub const TM1_FALL_BASE: f64 = 318.0;
+pub const TM1_FALL_PER_CP: f64 = 12.5;
+pub const TM1_FALL_DIVISOR: f64 = 825.0;
+pub const TM1_FALL_RANGE: (f64, f64) = (0.5, 1.5);
+pub const TM1_STABLE_DEPTHS: i32 = 9;
+pub const TM1_STABLE_FACTOR: f64 = 1.92;
+pub const TM1_UNSTABLE_FACTOR: f64 = 0.95;
+pub const TM1_REDUCTION_BASE: f64 = 1.47;
+pub const TM1_REDUCTION_DIVISOR: f64 = 2.32;
+pub const TM1_INSTABILITY_BASE: f64 = 1.073;
+pub const TM1_INSTABILITY_HIGH: f64 = 2.25;
+pub const TM1_INSTABILITY_DEPTH: f64 = 9.9;
+
 /// How often (in nodes) the main thread looks at the clock.
 pub const CLOCK_CHECK_NODES: u64 = 1024;
 
@@ -246,6 +278,11 @@ search_params! {
     see_eval_values = 0, 0, 1, 1;
     see_quiet_margin = -60, -200, 0, 10;
     see_capture_margin = -100, -300, 0, 10;
+    /// Captures are pruned where they lose more than this much per ply of depth by exchange, at any depth, as
+    /// Fairy-Stockfish prunes captures (0: the quadratic `see_capture_margin` up to depth 6 only). At 120 (13%
+    /// fewer nodes to depth 13): 29-38 (-47.0 ± 85.7) in 67 games against Fairy-Stockfish with the same net at
+    /// 10+0.1.
+    see_capture_linear = 0, 0, 400, 10;
     /// The history bonus of a quiet move that cut off: `square` × depth² + `per_depth` × depth − `offset`, at
     /// most the maximum (and at least 0). A square term gives shallow cutoffs little weight and deep ones more.
     history_bonus_per_depth = 300, 50, 800, 25;
@@ -344,6 +381,14 @@ search_params! {
     /// (the cap reached at ply 28: 0.416 s a move on own moves 10-19 against 0.408) scored 53-47 (+20.9 ± 69.1)
     /// against Fairy-Stockfish with the same net at 10+0.1, within the error of the default's 52.3% in 300.
     tm_share_per_ply_micro = 800, 200, 3000, 50;
+    /// The time model: 0, the share curve and stretches above; 1, Fairy-Stockfish's (`TimeBudget::by_game_ply`
+    /// and `FallingScore`): an optimum of the time left with 50 moves to go growing with the square root of the
+    /// game ply, scaled after every iteration by the score's fall since the last move, the best move's age in
+    /// iterations and its changes, over a range of about 0.4 to 5 times the optimum. Its time per move followed
+    /// Fairy-Stockfish's closely (0.43, 0.46, 0.33 and 0.15 s a move on own moves 0-9 to 30-39 against its 0.42,
+    /// 0.41, 0.32 and 0.18), yet it scored 18-41 (-143 ± 100) in 59 games against Fairy-Stockfish with the same net
+    /// at 10+0.1, where model 0 scores about 50%.
+    tm_model = 0, 0, 1, 1;
 }
 
 /// Why a parameter cannot be set.

@@ -6,7 +6,7 @@ use super::params::*;
 use super::see::{PieceValues, see_ge_with};
 use super::time::{TimeManager, effort_scale};
 use super::tt::{Bound, Entry};
-use super::{Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
+use super::{LastSearch, Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
 use crate::board::rules::Bikjang;
 use crate::board::{Color, EndView, Move, MoveList, PieceKind, Position};
 use crate::eval;
@@ -197,6 +197,13 @@ impl<'a> Worker<'a> {
         let mut best_changes = 0.0f64;
         let mut last_best = Move::NONE;
         let mut last_score = 0;
+        // The time model of `tm_model` 1: what the last search left, and this search's record of its iterations.
+        let model1 = self.tuning.tm_model == 1;
+        let previous = self.shared.last_search();
+        let mut iteration_scores = [previous.score.unwrap_or(0); 4];
+        let mut iteration_index = 0;
+        let mut best_since = 0;
+        let mut stability = 1.0;
         for depth in 1..=max_depth as i32 {
             // Helper threads skip some depths so that threads spread over different iterations.
             if self.id > 0 && depth > 4 && (depth as usize + self.id).is_multiple_of(3) {
@@ -236,12 +243,34 @@ impl<'a> Worker<'a> {
             let best = self.root_moves[0].mv;
             let score = self.root_moves[0].score;
             best_changes *= 0.5;
-            if self.tuning.tm_count_root_changes != 0 {
+            if self.tuning.tm_count_root_changes != 0 || model1 {
                 best_changes += f64::from(self.root_changes);
             } else if best != last_best && !last_best.is_none() {
                 best_changes += 1.0;
             }
-            if self.is_main() && self.iteration_says_stop(depth, score, last_score, best_changes) {
+            if best != last_best {
+                best_since = depth;
+            }
+            let model1_factor = model1.then(|| {
+                let falling = match previous.score {
+                    // The first search of a game: as Fairy-Stockfish's, whose last score starts at infinity.
+                    None => TM1_FALL_RANGE.1,
+                    Some(before) => ((TM1_FALL_BASE
+                        + TM1_FALL_PER_CP * f64::from(before - score)
+                        + TM1_FALL_PER_CP * f64::from(iteration_scores[iteration_index] - score))
+                        / TM1_FALL_DIVISOR)
+                        .clamp(TM1_FALL_RANGE.0, TM1_FALL_RANGE.1),
+                };
+                stability =
+                    if best_since + TM1_STABLE_DEPTHS < depth { TM1_STABLE_FACTOR } else { TM1_UNSTABLE_FACTOR };
+                let reduction = (TM1_REDUCTION_BASE + previous.stability_factor) / (TM1_REDUCTION_DIVISOR * stability);
+                let instability = TM1_INSTABILITY_BASE
+                    + (TM1_INSTABILITY_HIGH - TM1_INSTABILITY_DEPTH / f64::from(depth)).max(1.0) * best_changes;
+                iteration_scores[iteration_index] = score;
+                iteration_index = (iteration_index + 1) % iteration_scores.len();
+                falling * reduction * instability
+            });
+            if self.is_main() && self.iteration_says_stop(depth, score, last_score, best_changes, model1_factor) {
                 break;
             }
             last_best = best;
@@ -249,6 +278,9 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 break;
             }
+        }
+        if self.is_main() && model1 {
+            self.shared.remember_search(LastSearch { score: Some(self.result.score), stability_factor: stability });
         }
         if self.is_main() {
             self.wait_for_release();
@@ -267,7 +299,14 @@ impl<'a> Worker<'a> {
     }
 
     /// Whether the main thread should stop after a completed iteration.
-    fn iteration_says_stop(&mut self, depth: i32, score: i32, last_score: i32, best_changes: f64) -> bool {
+    fn iteration_says_stop(
+        &mut self,
+        depth: i32,
+        score: i32,
+        last_score: i32,
+        best_changes: f64,
+        model1_factor: Option<f64>,
+    ) -> bool {
         if let Some(mate) = self.limits.mate
             && score >= MATE - 2 * mate as i32
         {
@@ -286,6 +325,13 @@ impl<'a> Worker<'a> {
         // `movetime` is the host's request for that much analysis (its score and line), so it is kept.
         if self.root_moves.len() == 1 && self.clock.is_managed() && depth >= 4 {
             return true;
+        }
+        if let Some(factor) = model1_factor {
+            if depth > 1 && self.clock.past(factor) {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                return true;
+            }
+            return false;
         }
         let falling = ((last_score - score) as f64 / 100.0).clamp(0.0, 1.0);
         let instability = 1.0 + best_changes * f64::from(self.tuning.tm_instability_pct) / 100.0;
@@ -943,12 +989,15 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 // Exchange pruning of losing moves at low depth.
+                let linear = !quiet && self.tuning.see_capture_linear > 0;
                 let margin = if quiet {
                     self.tuning.see_quiet_margin * depth
+                } else if linear {
+                    -self.tuning.see_capture_linear * depth
                 } else {
                     self.tuning.see_capture_margin * depth * depth
                 };
-                if depth <= 6 && !m.is_pass() && i > 0 && !self.see(m, margin) {
+                if (depth <= 6 || linear) && !m.is_pass() && i > 0 && !self.see(m, margin) {
                     continue;
                 }
             }
