@@ -79,15 +79,13 @@ impl TimeBudget {
         let hard = hard.max(floor);
         TimeBudget { soft: soft.min(hard).max(floor), hard, managed: true }
     }
-}
 
-impl TimeBudget {
     /// The budget of `tm_model` 1 (Fairy-Stockfish's figures, `TM1_*`): the soft limit is the optimum, which
     /// the search scales after every iteration (`TimeManager::past`), the hard limit a multiple of it. With moves
-    /// to go from the host the usual budget is kept.
-    pub fn by_game_ply(clock: &ClockState, overhead: Duration) -> TimeBudget {
+    /// to go or byoyomi from the host, the budget of `from_clock` with `curve`.
+    pub fn by_game_ply(clock: &ClockState, overhead: Duration, curve: ShareCurve) -> TimeBudget {
         if clock.movestogo.is_some() || !clock.byoyomi.is_zero() {
-            return TimeBudget::from_clock(clock, overhead, ShareCurve::DEFAULT);
+            return TimeBudget::from_clock(clock, overhead, curve);
         }
         let time = clock.time.as_secs_f64();
         let mtg = f64::from(TM1_MOVES_TO_GO);
@@ -223,7 +221,7 @@ mod tests {
                 ply,
                 ..ClockState::default()
             };
-            TimeBudget::by_game_ply(&clock, Duration::from_millis(30))
+            TimeBudget::by_game_ply(&clock, Duration::from_millis(30), ShareCurve::DEFAULT)
         };
         // 10+0.1 at the first move: the time left is 10 s and 49 increments less 52 overheads (13.34 s), the
         // optimum's share 0.0084 + 0.0042 x sqrt(3).
@@ -239,7 +237,10 @@ mod tests {
         }
         // Moves to go from the host keep the usual budget.
         let even = ClockState { time: Duration::from_secs(10), movestogo: Some(20), ply: 80, ..ClockState::default() };
-        assert_eq!(TimeBudget::by_game_ply(&even, Duration::ZERO).soft, Duration::from_millis(500));
+        assert_eq!(
+            TimeBudget::by_game_ply(&even, Duration::ZERO, ShareCurve::DEFAULT).soft,
+            Duration::from_millis(500)
+        );
     }
 
     #[test]

@@ -198,8 +198,9 @@ impl<'a> Worker<'a> {
         let mut last_best = Move::NONE;
         let mut last_score = 0;
         // The time model of `tm_model` 1: what the last search left, and this search's record of its iterations.
-        let model1 = self.tuning.tm_model == 1;
-        let previous = self.shared.last_search();
+        // Only the main thread manages the time.
+        let model1 = self.tuning.tm_model == 1 && self.is_main();
+        let previous = if model1 { self.shared.last_search() } else { LastSearch::default() };
         let mut iteration_scores = [previous.score.unwrap_or(0); 4];
         let mut iteration_index = 0;
         let mut best_since = 0;
@@ -279,7 +280,7 @@ impl<'a> Worker<'a> {
                 break;
             }
         }
-        if self.is_main() && model1 {
+        if model1 {
             self.shared.remember_search(LastSearch { score: Some(self.result.score), stability_factor: stability });
         }
         if self.is_main() {
