@@ -70,7 +70,9 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
 /// and hash-table cutoffs, pieces escaping exchanges reduced less, late moves reduced more where replies keep
 /// cutting off, captures pruned by futility, principal variations searched shallower once alpha is raised,
 /// futility by the reduced depth, replies to late moves reduced less, history rewards at principal-variation
-/// nodes, the last move's continuation history weighted twice, a quadratic history bonus kept between searches):
+/// nodes, the last move's continuation history weighted twice, a quadratic history bonus kept between searches,
+/// quiet moves pruned at principal-variation nodes too, captures pruned by their history, a second cut where the
+/// hash move is not singular):
 /// forced mates are still found in the fewest moves, and a position with the side to move in check at the root
 /// still gets a legal move.
 #[test]
@@ -123,6 +125,9 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("see_eval_values", 1),
         ("lmr_deeper_margin", 25),
         ("lmr_deeper_per_ply", 5),
+        ("prune_pv_quiets", 1),
+        ("capture_history_prune", 1),
+        ("singular_second_cut", 1),
     ] {
         params.set(name, value).unwrap();
     }

@@ -195,9 +195,14 @@ search_params! {
     /// ... counting every move tried before (hash move and captures too: 1) or only the quiet ones (0). Counting
     /// all took 9% off the nodes to depth 13 and scored 185-187 (-1.9 ± 35.4) at 5+0.05.
     lmp_count_all = 0, 0, 1, 1;
+    /// Quiet moves at principal-variation nodes are pruned as at other nodes (late moves, futility, history,
+    /// continuation history: 1), as Fairy-Stockfish prunes them, or never (0). On: 19% fewer nodes to depth 12
+    /// (`tools/option_nodes.py`), yet 12-21 in 33 games against Fairy-Stockfish with the same net at 10+0.1.
+    prune_pv_quiets = 0, 0, 1, 1;
     /// Late move reductions from this depth: r = base + ln(depth) * ln(move number) / divisor, base and divisor
     /// given in hundredths.
     lmr_min_depth = 3, 1, 6, 1;
+    /// At 25 (13.5% more nodes to depth 12): 42-58 against Fairy-Stockfish with the same net at 10+0.1.
     lmr_base_pct = 75, 0, 200, 10;
     lmr_divisor_pct = 225, 100, 500, 15;
     /// History scores that move the reduction by one ply.
@@ -234,6 +239,10 @@ search_params! {
     /// whose victim, with this margin plus `capture_futility_per_depth` a ply, still leaves the static evaluation
     /// at or below alpha is skipped (0: never; 200 added 2% to the nodes to depth 13, not played in games).
     capture_futility_base = 0, 0, 600, 20;
+    /// Captures whose capture history is negative are pruned where their late-move-reduced depth is below one
+    /// ply (1), as Fairy-Stockfish prunes them, or kept for the exchange test (0). On: 14% fewer nodes to depth
+    /// 12, yet 7-16 in 23 games against Fairy-Stockfish with the same net at 10+0.1.
+    capture_history_prune = 0, 0, 1, 1;
     capture_futility_per_depth = 150, 50, 400, 10;
     /// Principal-variation nodes search their remaining moves a ply shallower once a move has raised alpha
     /// (at `ALPHA_RAISE_DEPTHS`; 1; 0: never). Alone it took 20% off the nodes to depth 13; see `lmr_cutoff_count`
@@ -290,7 +299,8 @@ search_params! {
     history_bonus_square = 0, 0, 40, 2;
     history_bonus_offset = 0, 0, 600, 25;
     /// Between searches the butterfly history is halved (1) or kept whole (0 keeps what earlier moves learnt;
-    /// the game's positions change little from one move to the next).
+    /// the game's positions change little from one move to the next). Kept whole it scored 50-50 against
+    /// Fairy-Stockfish with the same net at 10+0.1, as the halving does.
     history_halve_between = 1, 0, 1, 1;
     /// A quiet move that raised alpha at a principal-variation node without cutting off earns the history of a
     /// cutoff (1), or only cutoffs do (0). On: 22% fewer nodes to depth 12, yet 73-84 (-24.4 ± 54.9) at 5+0.05.
@@ -323,6 +333,11 @@ search_params! {
     /// A hash move singular by this much more (centipawns) off the principal variation is extended two plies, at
     /// most `MAX_DOUBLE_EXTENSIONS` times on a path (0: never).
     singular_double_margin = 0, 0, 200, 5;
+    /// Where the hash move is not singular but its score beats beta, the other moves are searched at half the depth
+    /// against beta, and the node is cut if they beat it too (1, as Fairy-Stockfish does); or the hash move is
+    /// searched a ply shallower (0). On: 8% fewer nodes to depth 12, yet 27-39 in 66 games against
+    /// Fairy-Stockfish with the same net at 10+0.1.
+    singular_second_cut = 0, 0, 1, 1;
     /// ProbCut: from this depth, a capture whose reduced search beats beta by this margin cuts the node.
     probcut_min_depth = 5, 3, 10, 1;
     probcut_margin = 180, 50, 400, 10;

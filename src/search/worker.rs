@@ -897,8 +897,22 @@ impl<'a> Worker<'a> {
                 // Several moves beat beta: cut at once.
                 return singular_beta;
             } else if from_tt(e.score, ply) >= beta {
-                // Another move nearly matches the hash move, which is expected to beat beta: search it less.
-                singular_extension = -1;
+                if self.tuning.singular_second_cut != 0 {
+                    // Another move nearly matches the hash move, which is expected to beat beta: if the moves
+                    // without it beat beta too, at about half the depth, the node is a cut.
+                    self.excluded[ply] = tt_move;
+                    let score = self.negamax((depth + 3) / 2, beta - 1, beta, ply, cut, false);
+                    self.excluded[ply] = Move::NONE;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return beta;
+                    }
+                } else {
+                    // Another move nearly matches the hash move, which is expected to beat beta: search it less.
+                    singular_extension = -1;
+                }
             }
         }
 
@@ -936,7 +950,7 @@ impl<'a> Worker<'a> {
             let mut history = None;
 
             if prune && ply > 0 && best > -MATE_BOUND && prune_here && !must_break {
-                if quiet && !pv_node {
+                if quiet && (!pv_node || self.tuning.prune_pv_quiets != 0) {
                     // Late move pruning.
                     let tried = if self.tuning.lmp_count_all != 0 { i } else { quiets_tried.len() };
                     if depth <= self.tuning.lmp_max_depth
@@ -986,6 +1000,16 @@ impl<'a> Worker<'a> {
                         + self.tuning.capture_futility_per_depth * depth
                         + self.see_values()[v.kind().index()]
                         <= alpha
+                {
+                    continue;
+                }
+                // Capture-history pruning: a capture that has kept failing to cut off, where its reduced search
+                // would reach no depth at all.
+                if let Some(key) = capture
+                    && self.tuning.capture_history_prune != 0
+                    && i > 0
+                    && depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)] < 1
+                    && self.history.capture(key) < 0
                 {
                     continue;
                 }

@@ -1,0 +1,48 @@
+//! `tools/option_nodes.py` end to end with the real binary: the node totals it prints are the searches' own, an
+//! option set to its default leaves the tree exactly as it was, one that prunes changes it, and a malformed
+//! option is refused.
+
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_janggi");
+const TOOL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/option_nodes.py");
+
+fn tool(args: &[&str]) -> Output {
+    Command::new("python3").arg(TOOL).args(["--ours", BIN, "--depth", "5"]).args(args).output().expect("python3 runs")
+}
+
+/// The two node totals of a successful run: the defaults' and the options'.
+fn totals(out: &Output) -> (u64, u64) {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let counts: Vec<u64> = text
+        .lines()
+        .map(|l| {
+            let before = l.split(" nodes").next().unwrap();
+            before.rsplit(' ').next().unwrap().parse().unwrap_or_else(|_| panic!("no node count in {l:?}"))
+        })
+        .collect();
+    assert_eq!(counts.len(), 2, "{text}");
+    assert!(text.contains("(37 positions)"), "{text}");
+    (counts[0], counts[1])
+}
+
+#[test]
+fn an_option_at_its_default_leaves_the_tree_as_it_was() {
+    let (base, same) = totals(&tool(&["aspiration_window=25"]));
+    assert!(base > 1000);
+    assert_eq!(base, same);
+}
+
+#[test]
+fn pruning_at_principal_variation_nodes_changes_the_tree() {
+    let (base, pruned) = totals(&tool(&["prune_pv_quiets=1", "capture_history_prune=1"]));
+    assert!(pruned > 0 && pruned != base, "{base} {pruned}");
+}
+
+#[test]
+fn a_malformed_option_is_refused() {
+    let out = tool(&["prune_pv_quiets"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("NAME=VALUE"));
+}
