@@ -349,7 +349,8 @@ search_params! {
     /// negative is skipped where its reduced depth (depth - 1 - its late-move reduction) is below this (0: never;
     /// 5 won 110-90 against 0 at 5+0.05).
     conthist_prune_depth = 5, 0, 8, 1;
-    /// How much of the correction history is added to the static evaluation, in percent.
+    /// How much of the correction history is added to the static evaluation, in percent. At 50: 16-19 in 35
+    /// games against Fairy-Stockfish with the same net at 10+0.1 (stopped).
     correction_weight_pct = 100, 0, 200, 10;
     /// Internal iterative reduction: nodes without a hash move at this depth or more are searched one ply less.
     iir_min_depth = 4, 2, 10, 1;
