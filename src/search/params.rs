@@ -239,11 +239,11 @@ search_params! {
     /// whose victim, with this margin plus `capture_futility_per_depth` a ply, still leaves the static evaluation
     /// at or below alpha is skipped (0: never; 200 added 2% to the nodes to depth 13, not played in games).
     capture_futility_base = 0, 0, 600, 20;
+    capture_futility_per_depth = 150, 50, 400, 10;
     /// Captures whose capture history is negative are pruned where their late-move-reduced depth is below one
     /// ply (1), as Fairy-Stockfish prunes them, or kept for the exchange test (0). On: 14% fewer nodes to depth
     /// 12, yet 7-16 in 23 games against Fairy-Stockfish with the same net at 10+0.1.
     capture_history_prune = 0, 0, 1, 1;
-    capture_futility_per_depth = 150, 50, 400, 10;
     /// Principal-variation nodes search their remaining moves a ply shallower once a move has raised alpha
     /// (at `ALPHA_RAISE_DEPTHS`; 1; 0: never). Alone it took 20% off the nodes to depth 13; see `lmr_cutoff_count`
     /// for the two together in games.

@@ -950,6 +950,8 @@ impl<'a> Worker<'a> {
             let mut history = None;
 
             if prune && ply > 0 && best > -MATE_BOUND && prune_here && !must_break {
+                // The depth this move would be searched to after its late-move reduction.
+                let lmr_depth = depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)];
                 if quiet && (!pv_node || self.tuning.prune_pv_quiets != 0) {
                     // Late move pruning.
                     let tried = if self.tuning.lmp_count_all != 0 { i } else { quiets_tried.len() };
@@ -958,8 +960,6 @@ impl<'a> Worker<'a> {
                     {
                         continue;
                     }
-                    // The depth this move would be searched to after its late-move reduction.
-                    let lmr_depth = depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)];
                     // Futility pruning.
                     let futility_depth = if self.tuning.futility_lmr_depth != 0 { lmr_depth.max(0) } else { depth };
                     if futility_depth <= self.tuning.futility_max_depth
@@ -1008,7 +1008,7 @@ impl<'a> Worker<'a> {
                 if let Some(key) = capture
                     && self.tuning.capture_history_prune != 0
                     && i > 0
-                    && depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)] < 1
+                    && lmr_depth < 1
                     && self.history.capture(key) < 0
                 {
                     continue;
