@@ -226,6 +226,12 @@ search_params! {
     /// Quiet moves that take a piece out of a losing exchange (the piece would have been lost where it stood) are
     /// reduced this much less (0: no difference).
     lmr_escape = 0, 0, 3, 1;
+    /// Quiet moves after which the moved piece attacks an enemy piece worth more than itself (by the exchange
+    /// values) are reduced this much less (0: no difference). Fairy-Stockfish's search has no such term.
+    lmr_threat = 0, 0, 3, 1;
+    /// Quiet moves after which the moved piece would attack an enemy piece worth more than itself are spared
+    /// late-move, futility, history and continuation-history pruning (1; 0: pruned as any quiet move).
+    prune_keep_threats = 0, 0, 1, 1;
     /// Late moves are reduced this much more where the children searched so far cut off more than
     /// `CUTOFF_COUNT_OVER` times (a node whose replies keep refuting its moves is likely to fail low whatever it
     /// tries; 0: no difference).
@@ -275,6 +281,10 @@ search_params! {
     /// Quiescence: from this many plies into it, only recaptures on the last move's point are searched (0: all
     /// captures at every ply).
     qs_recapture_ply = 0, 0, 12, 1;
+    /// Quiescence: at its first ply (not in check), quiet moves that give check are searched after the captures,
+    /// unless they lose the checking piece by exchange (1; 0: captures only). Fairy-Stockfish's quiescence does
+    /// the same.
+    qs_quiet_checks = 0, 0, 1, 1;
     /// Quiescence in check: once one evasion has saved the general, evasions that lose material by exchange are
     /// skipped (1), and so are quiet evasions whose continuation history after each of the last two moves is
     /// negative (2; 0: every evasion is searched), as Fairy-Stockfish's quiescence does. Janggi's chariots and
