@@ -46,3 +46,11 @@ fn a_malformed_option_is_refused() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("NAME=VALUE"));
 }
+
+#[test]
+fn sparing_threats_and_searching_quiet_checks_change_the_tree() {
+    for option in ["lmr_threat=1", "prune_keep_threats=1", "qs_quiet_checks=1"] {
+        let (base, changed) = totals(&tool(&[option]));
+        assert!(changed > 0 && changed != base, "{option}: {base} {changed}");
+    }
+}

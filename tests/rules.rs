@@ -2,7 +2,7 @@
 //! reference, and the game ends of each rule set.
 
 use janggi::board::setups::all_setups;
-use janggi::board::{Color, FenError, Move, Notation, Outcome, PieceKind, Position, Reason, Rules, START_FEN};
+use janggi::board::{Color, FenError, Move, Notation, Outcome, PieceKind, Position, Reason, Rules, START_FEN, Square};
 use proptest::prelude::*;
 
 fn mv(text: &str) -> Move {
@@ -168,6 +168,26 @@ fn a_side_without_moves_loses_in_janggibasic_and_draws_in_janggistrict() {
     assert_eq!(hosted.legal_moves().as_slice(), &[mv("d1d1")]);
 }
 
+#[test]
+fn a_cannon_moved_behind_a_screen_targets_the_piece_beyond_it() {
+    // Han's cannon c3 jumps its own horse on c8 to c9; from there it looks past Cho's elephant on e9 at Cho's
+    // chariot on f9 (and no further), and not at Cho's cannon on b9, which a cannon may not take.
+    let pos =
+        Position::from_fen("4k4/1C2BR3/2n1cn3/bp3bpp1/9/4P4/6PP1/2c6/3NAA3/1BrCK4 b - - 0 26", Rules::JANGGI).unwrap();
+    let m = mv("c3c9");
+    let targets = pos.targets_after_quiet(m);
+    assert!(targets.has(Square::parse("f9", Notation::Uci).unwrap()));
+    assert!(!targets.has(Square::parse("g9", Notation::Uci).unwrap()));
+    assert!(!targets.has(Square::parse("b9", Notation::Uci).unwrap()));
+    assert!(!targets.has(Square::parse("e9", Notation::Uci).unwrap()));
+    let mut after = pos.clone();
+    after.make_move(m);
+    assert_eq!(after.targets_of(m.to()), targets);
+    // Nothing stands on c3 any more, and a capture has no quiet-move targets.
+    assert!(after.targets_of(m.from()).is_empty());
+    assert!(pos.targets_after_quiet(mv("c1b1")).is_empty());
+}
+
 fn random_playout(rules: Rules, setup: usize, choices: &[u16]) -> Vec<Position> {
     let fens = all_setups();
     let mut pos = Position::from_fen(&fens[setup % fens.len()], rules).unwrap();
@@ -230,6 +250,41 @@ proptest! {
             prop_assert_eq!(fast, slow, "{}", pos.fen());
             let captures = pos.legal_captures();
             prop_assert!(captures.iter().all(|m| pos.legal_moves().contains(*m) && pos.piece_at(m.to()).is_some()));
+        }
+    }
+
+    #[test]
+    fn a_pieces_targets_hold_every_point_it_may_move_to_and_are_known_before_a_quiet_move(rules in 0usize..6, setup in 0usize..25, choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        for pos in random_playout(Rules::ALL[rules], setup, &choices) {
+            for m in pos.legal_moves().iter().filter(|m| !m.is_pass()) {
+                prop_assert!(pos.targets_of(m.from()).has(m.to()), "{} {m:?}", pos.fen());
+                if pos.piece_at(m.to()).is_none() {
+                    let mut after = pos.clone();
+                    after.make_move(*m);
+                    prop_assert_eq!(pos.targets_after_quiet(*m), after.targets_of(m.to()), "{} {:?}", pos.fen(), m);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_move_gives_check_exactly_when_the_general_is_attacked_after_it_and_the_quiet_checks_are_all_found(rules in 0usize..6, setup in 0usize..25, choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        for pos in random_playout(Rules::ALL[rules], setup, &choices) {
+            for m in pos.legal_moves().iter() {
+                let mut after = pos.clone();
+                after.make_move(*m);
+                prop_assert_eq!(pos.gives_check(*m), after.in_check(), "{} {:?}", pos.fen(), m);
+            }
+            let mut expected: Vec<Move> = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| !m.is_pass() && pos.piece_at(m.to()).is_none() && pos.gives_check(*m))
+                .collect();
+            let mut found: Vec<Move> = pos.quiet_checks().iter().copied().collect();
+            expected.sort_by_key(|m| m.bits());
+            found.sort_by_key(|m| m.bits());
+            prop_assert_eq!(found, expected, "{}", pos.fen());
         }
     }
 

@@ -65,16 +65,16 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
 
 /// The search's optional conditions, set as Fairy-Stockfish's search sets them (double singular extensions,
 /// null moves tried further below beta the deeper the node, checks extended only in unbalanced positions from
-/// depth 7, a flat margin off reverse futility where improving, captures ordered by capture history and reduced,
-/// principal-variation nodes reduced less, continuation history six plies back, history rewards for refutations
-/// and hash-table cutoffs, pieces escaping exchanges reduced less, late moves reduced more where replies keep
-/// cutting off, captures pruned by futility, principal variations searched shallower once alpha is raised,
-/// futility by the reduced depth, replies to late moves reduced less, history rewards at principal-variation
-/// nodes, the last move's continuation history weighted twice, a quadratic history bonus kept between searches,
-/// quiet moves pruned at principal-variation nodes too, captures pruned by their history, a second cut where the
-/// hash move is not singular):
-/// forced mates are still found in the fewest moves, and a position with the side to move in check at the root
-/// still gets a legal move.
+/// depth 7, a flat margin off reverse futility where improving, quiet checks in quiescence, captures ordered by
+/// capture history and reduced, principal-variation nodes reduced less, continuation history six plies back,
+/// history rewards for refutations and hash-table cutoffs, pieces escaping exchanges reduced less, late moves
+/// reduced more where replies keep cutting off, captures pruned by futility, principal variations searched
+/// shallower once alpha is raised, futility by the reduced depth, replies to late moves reduced less, history
+/// rewards at principal-variation nodes, the last move's continuation history weighted twice, a quadratic history
+/// bonus kept between searches, quiet moves pruned at principal-variation nodes too, captures pruned by their
+/// history, a second cut where the hash move is not singular), and two of ours (quiet moves that threaten a more
+/// valuable piece reduced less and kept from pruning): forced mates are still found in the fewest moves, and a
+/// position with the side to move in check at the root still gets a legal move.
 #[test]
 fn the_optional_search_conditions_keep_forced_mates() {
     let mut params = SearchParams::default();
@@ -99,6 +99,7 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("qs_futility_see", 1),
         ("qs_tt_stand_pat", 1),
         ("qs_recapture_ply", 5),
+        ("qs_quiet_checks", 1),
         ("eval_history_per_cp", 8),
         ("conthist_prune_depth", 5),
         ("root_order", 1),
@@ -108,6 +109,8 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("lmr_stable_root", 1),
         ("lmr_research_history", 1),
         ("lmr_escape", 2),
+        ("lmr_threat", 2),
+        ("prune_keep_threats", 1),
         ("lmr_cutoff_count", 1),
         ("capture_futility_base", 200),
         ("alpha_raise_reduce", 1),
@@ -348,4 +351,19 @@ fn skill_levels_still_play_legal_moves() {
         let best = e.best_move("go depth 8");
         assert!(Position::startpos(Rules::JANGGI).is_legal(Move::parse(&best, Notation::Uci).unwrap()));
     }
+}
+
+#[test]
+fn quiet_checks_at_quiescences_first_ply_see_a_mate_one_ply_sooner() {
+    // Mate in two: the chariot checks from f10, the general steps aside, and the horse's quiet move to f8 mates.
+    // A search two plies deep reaches the horse's move only in quiescence, which looks at it only as a quiet check.
+    let fen = "3k5/9/9/7N1/9/P4R3/9/4K4/9/5B2b w - - 0 1";
+    let depth_two = Limits { depth: Some(2), ..Limits::default() };
+    let captures_only = search_fen(fen, Rules::CASUAL, depth_two.clone(), &Settings::default());
+    assert!(!score_to_protocol(captures_only.score).0, "pv {:?}", captures_only.pv);
+    let mut params = SearchParams::default();
+    params.set("qs_quiet_checks", 1).unwrap();
+    let settings = Settings { search: Arc::new(params), ..Settings::default() };
+    let with_checks = search_fen(fen, Rules::CASUAL, depth_two, &settings);
+    assert_eq!(score_to_protocol(with_checks.score), (true, 2), "pv {:?}", with_checks.pv);
 }

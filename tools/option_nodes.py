@@ -3,8 +3,10 @@
 
 Runs `janggi --tune` over UCI (one thread, 16 MB of hash, the default net, `ucinewgame` before each position)
 once with the defaults and once with the options given as NAME=VALUE (`janggi tune params` lists them), and
-prints both node totals and their ratio: what an optional search condition does to the size of the tree before
-a match says what it does to the strength.
+prints both node totals, their ratio and the ratio of the wall times: what an optional search condition does to
+the size of the tree, and to the time it takes, before a match says what it does to the strength. The two engines
+take turns position by position (the one that starts alternates), so a machine busy with other work slows both
+alike; the node counts do not depend on it.
 
     python3 tools/option_nodes.py --depth 12 prune_pv_quiets=1
 """
@@ -15,7 +17,7 @@ import sys
 from nnue_speed import Uci, bench_positions, search
 
 
-def nodes_with(path, options, fens, depth):
+def engine(path, options):
     e = Uci(path, ["--tune"])
     e.send("uci")
     e.until("uciok")
@@ -25,9 +27,21 @@ def nodes_with(path, options, fens, depth):
     for line in e.until("readyok"):
         if "error" in line.lower():
             sys.exit(f"{path}: {line}")
-    total = sum(search(e, fen, depth)[0] for fen in fens)
-    e.quit()
-    return total
+    return e
+
+
+def totals(path, options, fens, depth):
+    """Nodes and wall seconds to `depth` over `fens`: the defaults' and the options'."""
+    engines = [engine(path, []), engine(path, options)]
+    sums = [[0, 0.0], [0, 0.0]]
+    for i, fen in enumerate(fens):
+        for which in ((0, 1) if i % 2 == 0 else (1, 0)):
+            nodes, secs = search(engines[which], fen, depth)
+            sums[which][0] += nodes
+            sums[which][1] += secs
+    for e in engines:
+        e.quit()
+    return sums
 
 
 def main():
@@ -43,11 +57,11 @@ def main():
             sys.exit(f"'{o}': options are NAME=VALUE")
         options.append((name, value))
     fens = bench_positions(pathlib.Path(__file__).resolve().parent.parent)
-    base = nodes_with(args.ours, [], fens, args.depth)
-    changed = nodes_with(args.ours, options, fens, args.depth)
+    (base, base_secs), (changed, changed_secs) = totals(args.ours, options, fens, args.depth)
     label = " ".join(args.options)
-    print(f"defaults        depth {args.depth}: {base:>10} nodes ({len(fens)} positions)")
-    print(f"{label:15} depth {args.depth}: {changed:>10} nodes, {changed / base:.3f} of the defaults")
+    print(f"defaults        depth {args.depth}: {base:>10} nodes in {base_secs:.2f} s ({len(fens)} positions)")
+    print(f"{label:15} depth {args.depth}: {changed:>10} nodes in {changed_secs:.2f} s, {changed / base:.3f} of the"
+          f" defaults' nodes, {changed_secs / max(base_secs, 1e-9):.3f} of their time")
 
 
 if __name__ == "__main__":

@@ -8,10 +8,10 @@
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveList};
-use super::piece::PieceKind;
+use super::piece::{Piece, PieceKind};
 use super::position::Position;
 use super::rules::Bikjang;
-use super::square::Square;
+use super::square::{FILES, RANKS, Square};
 
 impl Position {
     /// Whether the last moves ended the game on the spot (two passes in a row, or a pass that answered bikjang),
@@ -52,6 +52,152 @@ impl Position {
         let mut counter = MoveCounter(0);
         self.generate::<false, _>(&mut counter);
         counter.0
+    }
+
+    /// The points the piece on `from` attacks as things stand (empty if there is none): where it could capture
+    /// were an enemy piece there, pins ignored. The search asks it of a piece just moved, to see what it now
+    /// threatens.
+    pub fn targets_of(&self, from: Square) -> Bitboard {
+        match self.piece_at(from) {
+            Some(piece) => self.piece_targets(piece, from, self.occupied(), self.rotated),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// What the moving piece of `m`, a move to an empty point, would attack from there once it is made (pins
+    /// ignored; empty for a pass or a capture): the same answer as `targets_of(m.to())` after `make_move(m)`,
+    /// without making it, so that the search can ask before it decides to prune the move.
+    pub fn targets_after_quiet(&self, m: Move) -> Bitboard {
+        let (Some(piece), None) = (self.piece_at(m.from()), self.piece_at(m.to())) else {
+            return Bitboard::EMPTY;
+        };
+        if m.is_pass() {
+            return Bitboard::EMPTY;
+        }
+        let occ = self.occupied().without(m.from()).with(m.to());
+        let rotated =
+            (self.rotated & !(1u128 << attacks::rotated_index(m.from()))) | 1u128 << attacks::rotated_index(m.to());
+        self.piece_targets(piece, m.to(), occ, rotated)
+    }
+
+    /// The legal quiet moves (no captures, no pass) that give check, found without making any move. Only the
+    /// moves that could check are tested, each exactly by `gives_check` and for legality: a piece arriving where
+    /// its kind attacks the other general from, or on a point between that general and one of our cannons (a
+    /// new screen), and any move of a piece standing between that general and one of our chariots or cannons
+    /// or next to it (a line or a leg uncovered, a screen taken away), or in its palace where the diagonals count.
+    pub fn quiet_checks(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.ended_by_last_move() {
+            return list;
+        }
+        let us = self.side;
+        let rules = self.rules;
+        let general = self.generals[(!us).index()];
+        let occ = self.occupied();
+        let empty = !occ;
+        let own = self.by_color[us.index()];
+        let cannons = self.by_kind[PieceKind::Cannon.index()];
+        let lines = Bitboard::rank_mask(general.rank().0) | Bitboard::file_mask(general.file().0);
+        let palace = if rules.palace_diagonals { attacks::palace_of(!us) } else { Bitboard::EMPTY };
+        let (mut between_cannons, mut between_sliders) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for slider in own & (self.by_kind[PieceKind::Chariot.index()] | cannons) & lines {
+            let between = attacks::between(general, slider);
+            between_sliders |= between;
+            if cannons.has(slider) {
+                between_cannons |= between;
+            }
+        }
+        // Horse and elephant legs all lie within two points of the general.
+        let (file, rank) = (general.file().0, general.rank().0);
+        let (mut near_ranks, mut near_files) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for r in rank.saturating_sub(2)..=(rank + 2).min(RANKS - 1) {
+            near_ranks |= Bitboard::rank_mask(r);
+        }
+        for f in file.saturating_sub(2)..=(file + 2).min(FILES - 1) {
+            near_files |= Bitboard::file_mask(f);
+        }
+        let leave = between_sliders | (near_ranks & near_files) | palace;
+        let arrive_any = between_cannons | palace;
+        let must_break = self.state.facing && rules.bikjang != Bikjang::Ignored;
+        for from in own {
+            let Some(piece) = self.piece_at(from) else { continue };
+            let kind = piece.kind();
+            let reach = match kind {
+                PieceKind::Chariot => attacks::chariot_lines(general, occ, self.rotated),
+                PieceKind::Cannon => lines,
+                PieceKind::Horse => attacks::horse_attackers(general, Bitboard::EMPTY),
+                PieceKind::Elephant => attacks::elephant_reach(general),
+                PieceKind::Soldier => attacks::soldier_attackers(us, general, rules.palace_diagonals),
+                PieceKind::Guard | PieceKind::General => Bitboard::EMPTY,
+            };
+            let wanted = if leave.has(from) { empty } else { empty & (reach | arrive_any) };
+            if wanted.is_empty() {
+                continue;
+            }
+            for to in self.piece_targets(piece, from, occ, self.rotated) & wanted {
+                let m = Move::new(from, to);
+                if self.gives_check(m) && self.keeps_general_safe(from, to, kind, must_break) {
+                    list.push(m);
+                }
+            }
+        }
+        list
+    }
+
+    /// Whether the legal move `m` attacks the other general once made: by the moved piece itself, or by
+    /// another piece whose line it opens or for which it becomes the screen. Exact, without making the move,
+    /// so that quiescence can pick out the quiet checks from the quiet moves cheaply.
+    pub fn gives_check(&self, m: Move) -> bool {
+        if m.is_pass() {
+            return false;
+        }
+        let Some(piece) = self.piece_at(m.from()) else {
+            return false;
+        };
+        let us = piece.color();
+        let general = self.generals[(!us).index()];
+        let occ = self.occupied().without(m.from()).with(m.to());
+        let rotated =
+            (self.rotated & !(1u128 << attacks::rotated_index(m.from()))) | 1u128 << attacks::rotated_index(m.to());
+        if self.piece_targets(piece, m.to(), occ, rotated).has(general) {
+            return true;
+        }
+        let mut cannons = self.by_kind[PieceKind::Cannon.index()].without(m.from()).without(m.to());
+        if piece.kind() == PieceKind::Cannon {
+            cannons = cannons.with(m.to());
+        }
+        // The moved piece is left out of the attackers (its own attack is judged above) but stays in the
+        // occupancy, as a block or a screen.
+        let others = self.by_color[us.index()].without(m.from());
+        self.attacked_with(general, others, us, occ, rotated, cannons)
+    }
+
+    /// The points `piece` standing on `at` attacks on a board with occupancy `occ` (`rotated` the same
+    /// occupancy by files), the other pieces where they are.
+    fn piece_targets(&self, piece: Piece, at: Square, occ: Bitboard, rotated: u128) -> Bitboard {
+        let diagonals = self.rules.palace_diagonals;
+        match piece.kind() {
+            PieceKind::Chariot => {
+                let lines = attacks::chariot_lines(at, occ, rotated);
+                if diagonals { lines | attacks::chariot_diagonals(at, occ) } else { lines }
+            }
+            PieceKind::Cannon => {
+                // The cannon itself may have moved: the cannons are those on the board, with `at` among them.
+                let cannons = (self.by_kind[PieceKind::Cannon.index()] & occ).with(at);
+                let mut lines = attacks::cannon_lines_raw(at, occ, rotated);
+                for screen in attacks::chariot_lines(at, occ, rotated) & occ & cannons {
+                    lines &= !attacks::ray_through(at, screen);
+                }
+                if diagonals {
+                    lines |= attacks::cannon_diagonals(at, occ, cannons);
+                }
+                lines & !cannons
+            }
+            PieceKind::Horse => attacks::horse(at, occ),
+            PieceKind::Elephant => attacks::elephant(at, occ, self.rules.elephant_second_block),
+            PieceKind::Soldier => attacks::soldier(piece.color(), at, diagonals),
+            PieceKind::Guard | PieceKind::General => attacks::palace_steps(at),
+        }
     }
 
     /// Cannon targets along ranks and files: directions whose screen is a cannon are dropped, and so are cannons as

@@ -8,7 +8,7 @@ use super::time::{TimeManager, effort_scale};
 use super::tt::{Bound, Entry};
 use super::{LastSearch, Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
 use crate::board::rules::Bikjang;
-use crate::board::{Color, EndView, Move, MoveList, PieceKind, Position};
+use crate::board::{Bitboard, Color, EndView, Move, MoveList, Piece, PieceKind, Position, Square};
 use crate::eval;
 use crate::eval::nnue::{self, AccumulatorStack, Kernel};
 use std::sync::Arc;
@@ -953,38 +953,46 @@ impl<'a> Worker<'a> {
                 // The depth this move would be searched to after its late-move reduction.
                 let lmr_depth = depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)];
                 if quiet && (!pv_node || self.tuning.prune_pv_quiets != 0) {
-                    // Late move pruning.
-                    let tried = if self.tuning.lmp_count_all != 0 { i } else { quiets_tried.len() };
-                    if depth <= self.tuning.lmp_max_depth
-                        && tried as i32 >= self.tuning.lmp_base + depth * depth / if improving { 1 } else { 2 }
-                    {
-                        continue;
-                    }
-                    // Futility pruning.
-                    let futility_depth = if self.tuning.futility_lmr_depth != 0 { lmr_depth.max(0) } else { depth };
-                    if futility_depth <= self.tuning.futility_max_depth
-                        && !in_check
-                        && static_eval + self.tuning.futility_base + self.tuning.futility_per_depth * futility_depth
-                            <= alpha
-                        && !killer
-                    {
-                        continue;
-                    }
-                    let to = self.piece_to(m);
-                    // History pruning: quiet moves that keep failing here are not worth a look at low depth.
-                    if depth <= self.tuning.history_prune_depth && !killer {
-                        let h = self.quiet_history(side, m, to, context);
-                        history = Some(h);
-                        if h < -self.tuning.history_prune_margin * depth {
-                            continue;
+                    let pruned = 'quiet_pruning: {
+                        // Late move pruning.
+                        let tried = if self.tuning.lmp_count_all != 0 { i } else { quiets_tried.len() };
+                        if depth <= self.tuning.lmp_max_depth
+                            && tried as i32 >= self.tuning.lmp_base + depth * depth / if improving { 1 } else { 2 }
+                        {
+                            break 'quiet_pruning true;
                         }
-                    }
-                    // Continuation-history pruning: a quiet move that has done badly after both of the last two
-                    // moves, where it would be searched shallow anyway.
-                    if self.tuning.conthist_prune_depth > 0
-                        && !killer
-                        && lmr_depth < self.tuning.conthist_prune_depth
-                        && self.history.failed_after_both(context, to)
+                        // Futility pruning.
+                        let futility_depth = if self.tuning.futility_lmr_depth != 0 { lmr_depth.max(0) } else { depth };
+                        if futility_depth <= self.tuning.futility_max_depth
+                            && !in_check
+                            && static_eval + self.tuning.futility_base + self.tuning.futility_per_depth * futility_depth
+                                <= alpha
+                            && !killer
+                        {
+                            break 'quiet_pruning true;
+                        }
+                        let to = self.piece_to(m);
+                        // History pruning: quiet moves that keep failing here are not worth a look at low depth.
+                        if depth <= self.tuning.history_prune_depth && !killer {
+                            let h = self.quiet_history(side, m, to, context);
+                            history = Some(h);
+                            if h < -self.tuning.history_prune_margin * depth {
+                                break 'quiet_pruning true;
+                            }
+                        }
+                        // Continuation-history pruning: a quiet move that has done badly after both of the last
+                        // two moves, where it would be searched shallow anyway.
+                        self.tuning.conthist_prune_depth > 0
+                            && !killer
+                            && lmr_depth < self.tuning.conthist_prune_depth
+                            && self.history.failed_after_both(context, to)
+                    };
+                    // A move that would attack a piece worth more than its own is kept where `prune_keep_threats`
+                    // says so: its point is the reply it forces, which none of the measures above can see.
+                    if pruned
+                        && (self.tuning.prune_keep_threats == 0
+                            || m.is_pass()
+                            || !self.quiet_threatens_more_valuable(m))
                     {
                         continue;
                     }
@@ -1078,6 +1086,11 @@ impl<'a> Worker<'a> {
                         // after the move, the piece set back on its old point.)
                         if self.tuning.lmr_escape > 0 && !m.is_pass() && !self.see(Move::new(m.to(), m.from()), 0) {
                             r -= self.tuning.lmr_escape;
+                        }
+                        // A quiet move that now attacks a piece worth more than its own is a threat the reply
+                        // must meet, not a late idea.
+                        if self.tuning.lmr_threat > 0 && !m.is_pass() && self.threatens_more_valuable(m.to()) {
+                            r -= self.tuning.lmr_threat;
                         }
                     }
                     // Replies that keep cutting off say this node will fail low: its late moves matter less.
@@ -1209,6 +1222,26 @@ impl<'a> Worker<'a> {
         if self.tuning.see_eval_values != 0 { &SEE_VALUE_EVAL } else { &SEE_VALUE }
     }
 
+    /// Whether the piece on `sq` (just moved there) attacks an enemy piece worth more than itself.
+    fn threatens_more_valuable(&self, sq: Square) -> bool {
+        self.pos.piece_at(sq).is_some_and(|piece| self.threat_among(piece, self.pos.targets_of(sq)))
+    }
+
+    /// Whether the quiet move `m`, not yet made, would leave its piece attacking an enemy piece worth more than
+    /// itself.
+    fn quiet_threatens_more_valuable(&self, m: Move) -> bool {
+        self.pos.piece_at(m.from()).is_some_and(|piece| self.threat_among(piece, self.pos.targets_after_quiet(m)))
+    }
+
+    /// Whether `targets`, the points `piece` attacks, hold an enemy piece worth more than it by the exchange
+    /// values, the general aside (attacking it is a check, which has its own rules).
+    fn threat_among(&self, piece: Piece, targets: Bitboard) -> bool {
+        let values = self.see_values();
+        let own = values[piece.kind().index()];
+        let enemy = self.pos.color_bb(!piece.color()) & !self.pos.pieces(!piece.color(), PieceKind::General);
+        (targets & enemy).filter(|&t| self.pos.piece_at(t).is_some_and(|p| values[p.kind().index()] > own)).count() > 0
+    }
+
     /// Whether the exchange started by `m` gains at least `threshold` (`see_ge` with `see_values`).
     #[inline]
     pub(super) fn see(&self, m: Move, threshold: i32) -> bool {
@@ -1338,6 +1371,15 @@ impl<'a> Worker<'a> {
             let square = self.played[ply - 1].to();
             moves.retain(|m| m.to() == square);
         }
+        // At quiescence's first ply, quiet moves that give check are looked at too where `qs_quiet_checks` says
+        // so: in Janggi a quiet check (a chariot or cannon lining up, a piece stepping in as a cannon's screen) is
+        // often the threat that decides, and only a check forces the reply that shows it.
+        let quiet_checks = !in_check && qply == 0 && self.tuning.qs_quiet_checks != 0;
+        if quiet_checks {
+            for &m in self.pos.quiet_checks().iter() {
+                moves.push(m);
+            }
+        }
         if moves.is_empty() {
             return if in_check && self.pos.legal_moves().is_empty() {
                 self.terminal_without_moves(ply)
@@ -1365,7 +1407,13 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            if !in_check {
+            let quiet_check = quiet_checks && self.pos.piece_at(m.to()).is_none();
+            if quiet_check {
+                // A quiet check is worth a look unless it simply loses the checking piece.
+                if best > -MATE_BOUND && !self.see(m, 0) {
+                    continue;
+                }
+            } else if !in_check {
                 let victim = self.pos.piece_at(m.to()).map_or(0, |p| self.see_values()[p.kind().index()]);
                 if stand_pat + victim + self.tuning.qs_delta_margin < alpha {
                     continue;
