@@ -234,7 +234,7 @@ search_params! {
     /// Quiet moves after which the moved piece would attack an enemy piece worth more than itself are spared
     /// late-move, futility, history and continuation-history pruning (1; 0: pruned as any quiet move). On: 8%
     /// fewer nodes to depth 12 and 36-14 in the 50 games of the 25 setups at depth 9 against Fairy-Stockfish with
-    /// the same net (the defaults 22-28), but 49-51 in 100 games at 10+0.1: the threats a shallow search prunes
+    /// the same net (the defaults 22-28), but 70-82 in 152 games at 10+0.1: the threats a shallow search prunes
     /// away, a deep one finds anyway.
     prune_keep_threats = 0, 0, 1, 1;
     /// Late moves are reduced this much more where the children searched so far cut off more than
