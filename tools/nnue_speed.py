@@ -50,18 +50,24 @@ class Uci:
         self.p.wait(timeout=10)
 
 
-def start(path, net):
-    e = Uci(path)
+def start_with(path, options, args=()):
+    """The engine at `path` (started with `args`) after `uci`, each (name, value) of `options` set and
+    `readyok`; any error it reports on the way ends the run."""
+    e = Uci(path, args)
     e.send("uci")
     e.until("uciok")
-    for option in ("UCI_Variant value janggi", "Threads value 1", "Hash value 16", f"EvalFile value {net}",
-                   "Use NNUE value true"):
-        e.send(f"setoption name {option}")
+    for name, value in options:
+        e.send(f"setoption name {name} value {value}")
     e.send("isready")
     for line in e.until("readyok"):
         if "error" in line.lower():
             sys.exit(f"{path}: {line}")
     return e
+
+
+def start(path, net):
+    return start_with(path, [("UCI_Variant", "janggi"), ("Threads", "1"), ("Hash", "16"), ("EvalFile", net),
+                             ("Use NNUE", "true")])
 
 
 def search(e, fen, depth):

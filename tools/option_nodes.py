@@ -14,20 +14,11 @@ import argparse
 import pathlib
 import sys
 
-from nnue_speed import Uci, bench_positions, search
+from nnue_speed import bench_positions, search, start_with
 
 
 def engine(path, options):
-    e = Uci(path, ["--tune"])
-    e.send("uci")
-    e.until("uciok")
-    for name, value in [("Threads", "1"), ("Hash", "16")] + options:
-        e.send(f"setoption name {name} value {value}")
-    e.send("isready")
-    for line in e.until("readyok"):
-        if "error" in line.lower():
-            sys.exit(f"{path}: {line}")
-    return e
+    return start_with(path, [("Threads", "1"), ("Hash", "16")] + options, ["--tune"])
 
 
 def totals(path, options, fens, depth):

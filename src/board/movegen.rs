@@ -184,14 +184,8 @@ impl Position {
             PieceKind::Cannon => {
                 // The cannon itself may have moved: the cannons are those on the board, with `at` among them.
                 let cannons = (self.by_kind[PieceKind::Cannon.index()] & occ).with(at);
-                let mut lines = attacks::cannon_lines_raw(at, occ, rotated);
-                for screen in attacks::chariot_lines(at, occ, rotated) & occ & cannons {
-                    lines &= !attacks::ray_through(at, screen);
-                }
-                if diagonals {
-                    lines |= attacks::cannon_diagonals(at, occ, cannons);
-                }
-                lines & !cannons
+                let lines = cannon_line_targets(at, occ, rotated, cannons);
+                if diagonals { lines | (attacks::cannon_diagonals(at, occ, cannons) & !cannons) } else { lines }
             }
             PieceKind::Horse => attacks::horse(at, occ),
             PieceKind::Elephant => attacks::elephant(at, occ, self.rules.elephant_second_block),
@@ -204,12 +198,7 @@ impl Position {
     /// targets.
     #[inline]
     pub fn cannon_targets(&self, from: Square, occ: Bitboard, cannons: Bitboard) -> Bitboard {
-        let mut raw = attacks::cannon_lines_raw(from, occ, self.rotated);
-        let screens = attacks::chariot_lines(from, occ, self.rotated) & occ;
-        for screen in screens & cannons {
-            raw &= !attacks::ray_through(from, screen);
-        }
-        raw & !cannons
+        cannon_line_targets(from, occ, self.rotated, cannons)
     }
 
     /// Whether moving `kind` from `from` to `to` leaves the mover's general unattacked (and, when bikjang must be
@@ -380,6 +369,18 @@ impl Position {
     pub fn pass_allowed(&self) -> bool {
         self.rules.pass && (!self.state.in_check || (self.state.facing && self.rules.bikjang == Bikjang::PassOrBreak))
     }
+}
+
+/// Cannon targets along ranks and files from `from` on a board with occupancy `occ` (`rotated` by files):
+/// directions whose screen is a cannon are dropped, and so are cannons as targets.
+#[inline]
+fn cannon_line_targets(from: Square, occ: Bitboard, rotated: u128, cannons: Bitboard) -> Bitboard {
+    let mut raw = attacks::cannon_lines_raw(from, occ, rotated);
+    let screens = attacks::chariot_lines(from, occ, rotated) & occ;
+    for screen in screens & cannons {
+        raw &= !attacks::ray_through(from, screen);
+    }
+    raw & !cannons
 }
 
 /// Where generated moves go: a list, or just a count.
