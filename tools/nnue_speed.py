@@ -70,10 +70,23 @@ def start(path, net):
                              ("Use NNUE", "true")])
 
 
-def search(e, fen, depth):
-    """Nodes and wall seconds of one search from a fresh game."""
-    e.send("ucinewgame")
-    e.send(f"position fen {fen}")
+def parse_options(words):
+    """(name, value) pairs of NAME=VALUE words; a word without '=' ends the run."""
+    options = []
+    for o in words:
+        name, sep, value = o.partition("=")
+        if not sep:
+            sys.exit(f"'{o}': options are NAME=VALUE")
+        options.append((name, value))
+    return options
+
+
+def search(e, fen, depth, moves=(), fresh=True):
+    """Nodes and wall seconds of one search of the position after `moves` from `fen`: from a fresh game, or
+    (`fresh` False) with whatever the engine kept from its searches before."""
+    if fresh:
+        e.send("ucinewgame")
+    e.send(f"position fen {fen} moves {' '.join(moves)}" if moves else f"position fen {fen}")
     e.send("isready")
     e.until("readyok")
     start_time = time.perf_counter()

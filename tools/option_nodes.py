@@ -14,7 +14,7 @@ import argparse
 import pathlib
 import sys
 
-from nnue_speed import bench_positions, search, start_with
+from nnue_speed import bench_positions, parse_options, search, start_with
 
 
 def engine(path, options):
@@ -41,12 +41,7 @@ def main():
     ap.add_argument("--depth", type=int, default=12)
     ap.add_argument("options", nargs="+", help="NAME=VALUE search options")
     args = ap.parse_args()
-    options = []
-    for o in args.options:
-        name, sep, value = o.partition("=")
-        if not sep:
-            sys.exit(f"'{o}': options are NAME=VALUE")
-        options.append((name, value))
+    options = parse_options(args.options)
     fens = bench_positions(pathlib.Path(__file__).resolve().parent.parent)
     (base, base_secs), (changed, changed_secs) = totals(args.ours, options, fens, args.depth)
     label = " ".join(args.options)

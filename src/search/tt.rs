@@ -2,10 +2,13 @@
 //!
 //! Lock-free: an entry is two 64-bit words, the data and the key XOR the data. A reader accepts an entry only if
 //! the two words still agree with its key, so an entry torn by two threads writing at once reads as a miss.
-//! Four entries make a 64-byte bucket; replacement prefers stale and shallow entries.
+//! Four entries make a 64-byte bucket; replacement prefers stale and shallow entries. Where `set_refresh` asks
+//! for it (`tt_refresh`), an entry found by a probe is marked as of the current search: in a game, what the search
+//! of one move stored about the positions that came about is what the next searches look up, and without the mark
+//! it ages like an entry nobody needs and goes first when its bucket fills.
 
 use crate::board::Move;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -43,6 +46,8 @@ pub struct TranspositionTable {
     slots: Box<[Slot]>,
     buckets: usize,
     age: AtomicU8,
+    /// Whether a probe that finds an entry marks it as of the current search.
+    refresh: AtomicBool,
 }
 
 /// Searches are counted modulo this (the age field's width).
@@ -99,7 +104,7 @@ impl TranspositionTable {
             }
             Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
         };
-        Ok(TranspositionTable { slots, buckets, age: AtomicU8::new(0) })
+        Ok(TranspositionTable { slots, buckets, age: AtomicU8::new(0), refresh: AtomicBool::new(false) })
     }
 
     /// Size in megabytes.
@@ -113,6 +118,11 @@ impl TranspositionTable {
             slot.data.store(0, Ordering::Relaxed);
         }
         self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Whether probes mark the entries they find as of the current search (set before each search).
+    pub fn set_refresh(&self, refresh: bool) {
+        self.refresh.store(refresh, Ordering::Relaxed);
     }
 
     /// Marks the start of a new search: older entries become preferred victims.
@@ -146,7 +156,15 @@ impl TranspositionTable {
         for slot in self.bucket(key) {
             let data = slot.data.load(Ordering::Relaxed);
             if slot.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
-                return Some(unpack(data).0);
+                let (entry, entry_age) = unpack(data);
+                let age = self.age.load(Ordering::Relaxed);
+                if entry_age != age && self.refresh.load(Ordering::Relaxed) {
+                    // Still in use: it ages from now. (A write torn by another thread reads as a miss later.)
+                    let fresh = (data & !((AGE_MASK as u64) << 58)) | ((age as u64) << 58);
+                    slot.data.store(fresh, Ordering::Relaxed);
+                    slot.check.store(key ^ fresh, Ordering::Relaxed);
+                }
+                return Some(entry);
             }
         }
         None
@@ -219,6 +237,49 @@ mod tests {
         assert!(tt.probe(0xBEEF_DEAD).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF).is_none());
+    }
+
+    /// `count` keys that share one bucket.
+    fn bucket_mates(tt: &TranspositionTable, count: usize) -> Vec<u64> {
+        let keys = (1..u64::MAX).map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let home = tt.bucket(keys.clone().next().unwrap()).as_ptr();
+        keys.filter(|&k| tt.bucket(k).as_ptr() == home).take(count).collect()
+    }
+
+    /// One search fills a bucket with entries of equal depth; the next (after a move each side) asks for the
+    /// first of them; the one after stores another entry there. Returns the bucket's first keys and the newcomer.
+    fn fill_ask_and_store(tt: &TranspositionTable) -> (Vec<u64>, u64) {
+        let mut keys = bucket_mates(tt, BUCKET + 1);
+        let newcomer = keys.pop().unwrap();
+        let m = Move::parse("b1c3", Notation::Uci).unwrap();
+        for &k in &keys {
+            tt.store(k, m, 10, 10, 6, Bound::Lower, false);
+        }
+        tt.new_search();
+        assert!(tt.probe(keys[0]).is_some());
+        tt.new_search();
+        tt.store(newcomer, m, 10, 10, 1, Bound::Upper, false);
+        (keys, newcomer)
+    }
+
+    #[test]
+    fn an_entry_probed_in_a_later_search_outlives_the_entries_nobody_asked_for() {
+        let tt = TranspositionTable::new(1);
+        tt.set_refresh(true);
+        let (stored, newcomer) = fill_ask_and_store(&tt);
+        // The entry still in use stays, and one of those nobody asked for made room.
+        assert!(tt.probe(stored[0]).is_some(), "the entry in use was replaced");
+        assert!(tt.probe(newcomer).is_some());
+        assert_eq!(stored.iter().filter(|&&k| tt.probe(k).is_some()).count(), BUCKET - 1);
+    }
+
+    #[test]
+    fn without_refresh_the_oldest_entry_goes_first_whether_or_not_it_was_asked_for() {
+        let tt = TranspositionTable::new(1);
+        let (stored, newcomer) = fill_ask_and_store(&tt);
+        assert!(tt.probe(newcomer).is_some());
+        assert!(tt.probe(stored[0]).is_none());
+        assert!(stored[1..].iter().all(|&k| tt.probe(k).is_some()));
     }
 
     #[test]

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Nodes to a fixed depth along the games of a PGN, searched as a game searches them.
+
+For each game (the first --games of the PGN, every --step-th from --skip), one engine process searches the
+positions before every other ply from --from to --to (one side's moves) to --depth, in order, without
+`ucinewgame` in between: the hash table and the histories carry from one search to the next, as they do between
+one move and the next in a match. With --fresh, `ucinewgame` comes before every search instead, so each starts
+from nothing. The difference between the two is what a search gains from the ones before it.
+
+Prints the node and wall-time totals (per search, one line each with --verbose). Works with any UCI engine that
+plays Janggi (Fairy-Stockfish: give UCI_Variant=janggi and EvalFile=... as options); `janggi` is started with
+`--tune`, so search parameters may be given as options too.
+
+    python3 tools/game_nodes.py --pgn match.pgn --depth 13
+    python3 tools/game_nodes.py --pgn match.pgn --depth 13 --engine fairy-stockfish UCI_Variant=janggi \\
+        EvalFile=nets/janggi-a3dd60b86c0f.nnue
+"""
+import argparse
+import pathlib
+import re
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from nnue_speed import parse_options, search, start_with  # noqa: E402
+
+
+def games_of(pgn_text):
+    """(start FEN, [moves in UCI notation]) of each game of a PGN written by `janggi match`."""
+    out = []
+    for block in re.split(r"\n(?=\[Event )", pgn_text):
+        fen = re.search(r'\[FEN "([^"]+)"\]', block)
+        parts = block.split("\n\n", 1)
+        if not fen or len(parts) < 2:
+            continue
+        body = re.sub(r"\{[^}]*\}", " ", parts[1])
+        moves = [t for t in body.split() if re.fullmatch(r"[a-i](10|[1-9])[a-i](10|[1-9])", t)]
+        out.append((fen.group(1), moves))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pgn", required=True)
+    ap.add_argument("--engine", default="target/release/janggi")
+    ap.add_argument("--depth", type=int, default=13)
+    ap.add_argument("--games", type=int, default=6, help="games searched")
+    ap.add_argument("--skip", type=int, default=0, help="games of the PGN passed over first")
+    ap.add_argument("--step", type=int, default=2, help="every step-th game of the PGN (2: one per opening pair)")
+    ap.add_argument("--from", dest="first", type=int, default=10, help="first ply searched")
+    ap.add_argument("--to", dest="last", type=int, default=40, help="last ply searched (every other ply)")
+    ap.add_argument("--hash", default="16")
+    ap.add_argument("--fresh", action="store_true", help="ucinewgame before every search")
+    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("options", nargs="*", help="NAME=VALUE engine options")
+    args = ap.parse_args()
+    options = parse_options(args.options)
+    games = games_of(pathlib.Path(args.pgn).read_text())[args.skip :: args.step][: args.games]
+    if not games:
+        sys.exit(f"{args.pgn}: no game with a [FEN] header and moves")
+    engine_args = ["--tune"] if pathlib.Path(args.engine).name.startswith("janggi") else []
+    total_nodes, total_secs, searches = 0, 0.0, 0
+    for g, (fen, moves) in enumerate(games):
+        engine = start_with(args.engine, [("Threads", "1"), ("Hash", args.hash)] + options, engine_args)
+        engine.send("ucinewgame")
+        for ply in range(args.first, min(args.last, len(moves) - 1) + 1, 2):
+            nodes, secs = search(engine, fen, args.depth, moves[:ply], args.fresh)
+            total_nodes += nodes
+            total_secs += secs
+            searches += 1
+            if args.verbose:
+                print(f"game {g} ply {ply}: {nodes} nodes, {secs:.3f} s")
+        engine.quit()
+    mode = "fresh" if args.fresh else "kept"
+    print(f"{searches} searches to depth {args.depth} ({mode}): {total_nodes} nodes, {total_secs:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
