@@ -17,25 +17,9 @@ plays Janggi (Fairy-Stockfish: give UCI_Variant=janggi and EvalFile=... as optio
 """
 import argparse
 import pathlib
-import re
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from nnue_speed import parse_options, search, start_with  # noqa: E402
-
-
-def games_of(pgn_text):
-    """(start FEN, [moves in UCI notation]) of each game of a PGN written by `janggi match`."""
-    out = []
-    for block in re.split(r"\n(?=\[Event )", pgn_text):
-        fen = re.search(r'\[FEN "([^"]+)"\]', block)
-        parts = block.split("\n\n", 1)
-        if not fen or len(parts) < 2:
-            continue
-        body = re.sub(r"\{[^}]*\}", " ", parts[1])
-        moves = [t for t in body.split() if re.fullmatch(r"[a-i](10|[1-9])[a-i](10|[1-9])", t)]
-        out.append((fen.group(1), moves))
-    return out
+from nnue_speed import games_of, parse_options, search, start_with
 
 
 def main():
@@ -54,7 +38,8 @@ def main():
     ap.add_argument("options", nargs="*", help="NAME=VALUE engine options")
     args = ap.parse_args()
     options = parse_options(args.options)
-    games = games_of(pathlib.Path(args.pgn).read_text())[args.skip :: args.step][: args.games]
+    games = [(fen, moves) for fen, moves in games_of(pathlib.Path(args.pgn).read_text()) if fen and moves]
+    games = games[args.skip :: args.step][: args.games]
     if not games:
         sys.exit(f"{args.pgn}: no game with a [FEN] header and moves")
     engine_args = ["--tune"] if pathlib.Path(args.engine).name.startswith("janggi") else []

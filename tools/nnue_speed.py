@@ -70,6 +70,20 @@ def start(path, net):
                              ("Use NNUE", "true")])
 
 
+def games_of(pgn_text):
+    """(start FEN or None where the game has no [FEN] header, [moves in UCI notation]) of each game of a PGN
+    written by `janggi match`; comments are skipped."""
+    out = []
+    for block in re.split(r"\n(?=\[Event )", pgn_text):
+        if not block.lstrip().startswith("[Event "):
+            continue
+        fen = re.search(r'\[FEN "([^"]+)"\]', block)
+        body = re.sub(r"\{[^}]*\}", " ", block.split("\n\n", 1)[1] if "\n\n" in block else "")
+        moves = [t for t in body.split() if re.fullmatch(r"[a-i](10|[1-9])[a-i](10|[1-9])", t)]
+        out.append((fen.group(1) if fen else None, moves))
+    return out
+
+
 def parse_options(words):
     """(name, value) pairs of NAME=VALUE words; a word without '=' ends the run."""
     options = []

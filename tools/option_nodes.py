@@ -12,7 +12,6 @@ alike; the node counts do not depend on it.
 """
 import argparse
 import pathlib
-import sys
 
 from nnue_speed import bench_positions, parse_options, search, start_with
 

@@ -23,11 +23,12 @@ noisy: any change of the tree (even a neutral one) moves it by several positions
 import argparse
 import json
 import random
-import re
 import statistics
 import subprocess
 import sys
 import time
+
+from nnue_speed import games_of
 
 
 def positions(args):
@@ -36,12 +37,8 @@ def positions(args):
     rng = random.Random(args.seed)
     fens = []
     for path in args.pgn:
-        games = open(path, encoding="utf-8").read().split("[Event ")[1:]
-        for game in games:
-            start = re.search(r'\[FEN "([^"]+)"', game)
-            start = start.group(1) if start else pyffish.start_fen(args.variant)
-            body = re.sub(r"\{[^}]*\}", "", game.split("\n\n", 1)[1] if "\n\n" in game else "")
-            moves = [t for t in body.split() if re.fullmatch(r"[a-i]\d+[a-i]\d+", t)]
+        for start, moves in games_of(open(path, encoding="utf-8").read()):
+            start = start or pyffish.start_fen(args.variant)
             last = min(len(moves), args.last_ply + 1)
             if last <= args.first_ply + args.per_game:
                 continue

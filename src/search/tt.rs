@@ -53,6 +53,9 @@ pub struct TranspositionTable {
 /// Searches are counted modulo this (the age field's width).
 const AGE_MASK: u8 = 0x1F;
 
+/// Where the age sits in an entry's data word.
+const AGE_SHIFT: u32 = 58;
+
 /// Bits: move 0–15, score 16–31, evaluation 32–47, depth 48–55, bound 56–57, age 58–62, principal variation 63.
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, age: u8) -> u64 {
     (mv.bits() as u64)
@@ -60,7 +63,7 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, age
         | (eval as i16 as u16 as u64) << 32
         | ((depth + DEPTH_OFFSET).clamp(0, 255) as u64) << 48
         | (bound as u64) << 56
-        | ((age & AGE_MASK) as u64) << 58
+        | ((age & AGE_MASK) as u64) << AGE_SHIFT
         | (pv as u64) << 63
 }
 
@@ -78,7 +81,7 @@ fn unpack(data: u64) -> (Entry, u8) {
         },
         pv: data >> 63 != 0,
     };
-    (entry, ((data >> 58) as u8) & AGE_MASK)
+    (entry, ((data >> AGE_SHIFT) as u8) & AGE_MASK)
 }
 
 impl TranspositionTable {
@@ -157,12 +160,14 @@ impl TranspositionTable {
             let data = slot.data.load(Ordering::Relaxed);
             if slot.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
                 let (entry, entry_age) = unpack(data);
-                let age = self.age.load(Ordering::Relaxed);
-                if entry_age != age && self.refresh.load(Ordering::Relaxed) {
-                    // Still in use: it ages from now. (A write torn by another thread reads as a miss later.)
-                    let fresh = (data & !((AGE_MASK as u64) << 58)) | ((age as u64) << 58);
-                    slot.data.store(fresh, Ordering::Relaxed);
-                    slot.check.store(key ^ fresh, Ordering::Relaxed);
+                if self.refresh.load(Ordering::Relaxed) {
+                    let age = self.age.load(Ordering::Relaxed);
+                    if entry_age != age {
+                        // Still in use: it ages from now. (A write torn by another thread reads as a miss later.)
+                        let fresh = (data & !((AGE_MASK as u64) << AGE_SHIFT)) | (age as u64) << AGE_SHIFT;
+                        slot.data.store(fresh, Ordering::Relaxed);
+                        slot.check.store(key ^ fresh, Ordering::Relaxed);
+                    }
                 }
                 return Some(entry);
             }
