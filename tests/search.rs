@@ -72,7 +72,8 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
 /// shallower once alpha is raised, futility by the reduced depth, replies to late moves reduced less, history
 /// rewards at principal-variation nodes, the last move's continuation history weighted twice, a quadratic history
 /// bonus kept between searches, quiet moves pruned at principal-variation nodes too, captures pruned by their
-/// history, a second cut where the hash move is not singular), and two of ours (quiet moves that threaten a more
+/// history, a second cut where the hash move is not singular, continuation history kept apart after captures and
+/// evasions, early quiet moves punished when refuted, a cutoff's way back discouraged), and two of ours (quiet moves that threaten a more
 /// valuable piece reduced less and kept from pruning): forced mates are still found in the fewest moves, and a
 /// position with the side to move in check at the root still gets a legal move.
 #[test]
@@ -131,6 +132,9 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("prune_pv_quiets", 1),
         ("capture_history_prune", 1),
         ("singular_second_cut", 1),
+        ("cont_split", 1),
+        ("early_refuted_penalty", 2),
+        ("history_reverse_penalty", 1),
     ] {
         params.set(name, value).unwrap();
     }
@@ -366,4 +370,24 @@ fn quiet_checks_at_quiescences_first_ply_see_a_mate_one_ply_sooner() {
     let settings = Settings { search: Arc::new(params), ..Settings::default() };
     let with_checks = search_fen(fen, Rules::CASUAL, depth_two, &settings);
     assert_eq!(score_to_protocol(with_checks.score), (true, 2), "pv {:?}", with_checks.pv);
+}
+
+/// The history conditions that change only what the search learns (continuation history kept apart after
+/// captures and evasions, early quiet moves punished when refuted, a cutoff's way back discouraged) each change
+/// the tree of a middlegame search to a fixed depth: they are wired into the search, not only named.
+#[test]
+fn each_history_condition_changes_the_tree() {
+    let fen = "r1ba1abnr/4k4/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2B2C1/4K4/RN1A1ABNR w - - 0 1";
+    let nodes = |option: Option<(&str, i64)>| {
+        let mut params = SearchParams::default();
+        if let Some((name, value)) = option {
+            params.set(name, value).unwrap();
+        }
+        let settings = Settings { search: Arc::new(params), ..Settings::default() };
+        search_fen(fen, Rules::JANGGI, Limits { depth: Some(9), ..Limits::default() }, &settings).nodes
+    };
+    let base = nodes(None);
+    for option in [("cont_split", 1), ("early_refuted_penalty", 1), ("history_reverse_penalty", 1)] {
+        assert_ne!(nodes(Some(option)), base, "{option:?} left the tree as it was");
+    }
 }

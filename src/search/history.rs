@@ -53,9 +53,24 @@ pub type PieceTo = u16;
 pub const NO_PIECE_TO: PieceTo = u16::MAX;
 
 /// The moves a move's continuation history is looked up after: those one, two, four and six plies back (each
-/// `NO_PIECE_TO` where there is none or it is not used).
+/// `NO_PIECE_TO` where there is none or it is not used). A context move's name may carry its kind on top
+/// (`context_of`), so that what follows a capture or an evasion is learnt apart from what follows a quiet move.
 pub type Context = [PieceTo; 4];
 const PIECE_TO_COUNT: usize = 14 * 90;
+/// The continuation history's tables: one for the moves that neither captured nor answered a check, one each for
+/// captures, evasions and capturing evasions (`cont_split`; the first alone otherwise).
+pub const CONTEXT_KINDS: usize = 4;
+
+/// The name a move made in the search goes by in the contexts of the moves after it: its piece-to name, in the
+/// table of its kind where `split` asks for one (captures and evasions change what answers them).
+#[inline(always)]
+pub fn context_of(piece_to: PieceTo, capture: bool, evasion: bool, split: bool) -> PieceTo {
+    if piece_to == NO_PIECE_TO || !split {
+        return piece_to;
+    }
+    let kind = usize::from(capture) + 2 * usize::from(evasion);
+    piece_to + (kind * PIECE_TO_COUNT) as PieceTo
+}
 
 /// A capture named by the piece that makes it, its destination and the kind it takes:
 /// `(piece-to) * 7 + victim kind`.
@@ -74,7 +89,7 @@ impl History {
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             butterfly: vec![0; 2 * 90 * 90],
             counters: vec![Move::NONE; 2 * 90 * 90],
-            continuation: vec![0; PIECE_TO_COUNT * PIECE_TO_COUNT],
+            continuation: vec![0; CONTEXT_KINDS * PIECE_TO_COUNT * PIECE_TO_COUNT],
             captures: vec![0; CAPTURE_KEY_COUNT],
             soldier_correction: vec![0; 2 << CORRECTION_BITS],
             palace_correction: vec![0; 2 << CORRECTION_BITS],
@@ -297,6 +312,33 @@ mod tests {
         assert_eq!(h.continuation(context, reply), 3 * 600);
         assert_eq!(h.continuation([context[0], NO_PIECE_TO, NO_PIECE_TO, NO_PIECE_TO], reply), 600);
         assert_eq!(h.continuation(context, other), 0);
+    }
+
+    #[test]
+    fn split_contexts_learn_what_follows_quiet_moves_captures_and_evasions_apart() {
+        let (before, reply): (PieceTo, PieceTo) = (13 * 90 + 89, 90 + 3);
+        // Unsplit, every kind of move goes by its piece-to name.
+        for (capture, evasion) in [(false, false), (true, false), (false, true), (true, true)] {
+            assert_eq!(context_of(before, capture, evasion, false), before);
+        }
+        // Split, the four kinds are four distinct names, the quiet one unchanged; a null move stays none.
+        let kinds =
+            [(false, false), (true, false), (false, true), (true, true)].map(|(c, e)| context_of(before, c, e, true));
+        assert_eq!(kinds[0], before);
+        for i in 0..4 {
+            for j in 0..i {
+                assert_ne!(kinds[i], kinds[j]);
+            }
+        }
+        assert_eq!(context_of(NO_PIECE_TO, true, true, true), NO_PIECE_TO);
+        // What a reply earned after the capture is not seen after the same move made quietly, nor after an evasion.
+        let mut h = History::new();
+        let after = |c: PieceTo| [c, NO_PIECE_TO, NO_PIECE_TO, NO_PIECE_TO];
+        h.reward_continuation(reply, after(kinds[1]), 700);
+        assert_eq!(h.continuation(after(kinds[1]), reply), 700);
+        assert_eq!(h.continuation(after(kinds[0]), reply), 0);
+        assert_eq!(h.continuation(after(kinds[2]), reply), 0);
+        assert_eq!(h.continuation(after(kinds[3]), reply), 0);
     }
 
     #[test]

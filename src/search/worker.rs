@@ -1,7 +1,7 @@
 //! One search thread: iterative deepening, aspiration windows, principal-variation search with pruning and
 //! reductions, and quiescence. Game ends are scored by the position's rule set.
 
-use super::history::{CaptureKey, Context, CorrectionKeys, History, NO_PIECE_TO, PieceTo, capture_key};
+use super::history::{CaptureKey, Context, CorrectionKeys, History, NO_PIECE_TO, PieceTo, capture_key, context_of};
 use super::params::*;
 use super::see::{PieceValues, see_ge_with};
 use super::time::{TimeManager, effort_scale};
@@ -96,6 +96,8 @@ pub(super) struct Worker<'a> {
     played: [Move; MAX_PLY + 2],
     /// The piece-to name of the move played at each ply (for continuation history).
     played_piece_to: [PieceTo; MAX_PLY + 2],
+    /// The same moves as the continuation history's contexts name them (`context_of`).
+    played_context: [PieceTo; MAX_PLY + 2],
     /// The move left out at each ply while testing whether the hash move is singular.
     excluded: [Move; MAX_PLY + 2],
     /// Double extensions on the path to each ply.
@@ -142,6 +144,7 @@ impl<'a> Worker<'a> {
             evals: [0; MAX_PLY + 2],
             played: [Move::NONE; MAX_PLY + 2],
             played_piece_to: [NO_PIECE_TO; MAX_PLY + 2],
+            played_context: [NO_PIECE_TO; MAX_PLY + 2],
             excluded: [Move::NONE; MAX_PLY + 2],
             double_extensions: [0; MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 3],
@@ -535,7 +538,7 @@ impl<'a> Worker<'a> {
     /// The moves one and two plies before `ply`, and four and six where `continuation_far` asks for them.
     #[inline]
     fn context(&self, ply: usize) -> Context {
-        let back = |n: usize| if ply >= n { self.played_piece_to[ply - n] } else { NO_PIECE_TO };
+        let back = |n: usize| if ply >= n { self.played_context[ply - n] } else { NO_PIECE_TO };
         if self.tuning.continuation_far != 0 {
             [back(1), back(2), back(4), back(6)]
         } else {
@@ -550,7 +553,10 @@ impl<'a> Worker<'a> {
         if !self.settings.ablation.tt {
             self.shared.tt.prefetch(marked_after_pass(key, m.is_pass()));
         }
-        self.played_piece_to[ply] = self.piece_to(m);
+        let piece_to = self.piece_to(m);
+        self.played_piece_to[ply] = piece_to;
+        self.played_context[ply] =
+            context_of(piece_to, self.is_capture(m), self.pos.in_check_by_rules(), self.tuning.cont_split != 0);
         self.played[ply] = m;
         self.pos.make_move_keyed(m, key);
         if let Some(acc) = &mut self.accumulators {
@@ -572,6 +578,7 @@ impl<'a> Worker<'a> {
     fn make_null(&mut self, ply: usize) {
         self.played[ply] = Move::NONE;
         self.played_piece_to[ply] = NO_PIECE_TO;
+        self.played_context[ply] = NO_PIECE_TO;
         self.pos.make_null_move();
         if let Some(acc) = &mut self.accumulators {
             acc.push(&self.pos);
@@ -719,6 +726,9 @@ impl<'a> Worker<'a> {
                 let best = (tt_move, self.piece_to(tt_move));
                 let bonus = self.tuning.history_bonus(depth);
                 self.history.reward(self.pos.side_to_move(), best, &[], self.context(ply), bonus, ply, previous);
+            }
+            if score >= beta {
+                self.punish_early_refuted(ply, depth);
             }
             return score;
         }
@@ -1152,8 +1162,10 @@ impl<'a> Worker<'a> {
                         if quiet {
                             let best = (m, self.played_piece_to[ply]);
                             self.history.reward(side, best, &quiets_tried, context, bonus, ply, previous);
+                            self.discourage_reversal(side, m, bonus);
                         }
                         self.history.reward_captures(capture, &captures_tried, bonus);
+                        self.punish_early_refuted(ply, depth);
                         self.cutoffs[ply] += 1;
                         break;
                     }
@@ -1253,6 +1265,33 @@ impl<'a> Worker<'a> {
     #[inline]
     fn quiet_history(&self, side: Color, m: Move, piece_to: PieceTo, context: Context) -> i32 {
         self.history.score(side, m) + self.history.continuation(context, piece_to)
+    }
+
+    /// The reply at `ply` cut off at `depth`: where the move that led here was quiet and among the first
+    /// `early_refuted_penalty` of its node, its continuation history learns that it was refuted.
+    fn punish_early_refuted(&mut self, ply: usize, depth: i32) {
+        let early = self.tuning.early_refuted_penalty;
+        if early == 0 || ply == 0 {
+            return;
+        }
+        let number = i32::from(self.move_numbers[ply - 1]);
+        let piece_to = self.played_piece_to[ply - 1];
+        if number == 0 || number > early || piece_to == NO_PIECE_TO || self.pos.last_captured().is_some() {
+            return;
+        }
+        let bonus = self.tuning.history_bonus(depth + 1);
+        self.history.reward_continuation(piece_to, self.context(ply - 1), -bonus);
+    }
+
+    /// A quiet move `m` cut off: where `history_reverse_penalty` says so, its way back (a soldier has none) is
+    /// made less likely, by `bonus`.
+    fn discourage_reversal(&mut self, side: Color, m: Move, bonus: i32) {
+        if self.tuning.history_reverse_penalty == 0 || m.is_pass() {
+            return;
+        }
+        if self.pos.piece_at(m.from()).is_some_and(|p| p.kind() != PieceKind::Soldier) {
+            self.history.nudge_butterfly(side, Move::new(m.to(), m.from()), -bonus);
+        }
     }
 
     /// Whether `m` (not yet made) takes a piece; a pass never does.
