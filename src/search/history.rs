@@ -58,8 +58,9 @@ pub const NO_PIECE_TO: PieceTo = u16::MAX;
 pub type Context = [PieceTo; 4];
 const PIECE_TO_COUNT: usize = 14 * 90;
 /// The continuation history's tables: one for the moves that neither captured nor answered a check, one each for
-/// captures, evasions and capturing evasions (`cont_split`; the first alone otherwise).
-pub const CONTEXT_KINDS: usize = 4;
+/// captures, evasions and capturing evasions (`cont_split`; the first alone otherwise, and the others are never
+/// read or written).
+const CONTEXT_KINDS: usize = 4;
 
 /// The name a move made in the search goes by in the contexts of the moves after it: its piece-to name, in the
 /// table of its kind where `split` asks for one (captures and evasions change what answers them).
