@@ -247,6 +247,21 @@ fn usi_btime_belongs_to_the_first_player() {
 }
 
 #[test]
+fn a_short_movetime_is_searched_for_most_of_its_length_despite_the_move_overhead() {
+    // The default Move Overhead (30 ms) kept whole would leave a `go movetime 50` 20 ms; at most a tenth of the
+    // time asked is kept back, so the answer comes no sooner than 45 ms after the `go`.
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos");
+    e.sync();
+    let start = Instant::now();
+    let best = e.best_move("go movetime 50");
+    let took = start.elapsed();
+    assert!(took >= Duration::from_millis(44), "answered {best} after {took:?} of a 50 ms movetime");
+}
+
+#[test]
 fn d_shows_the_board_fen_key_and_checkers() {
     let mut e = Engine::start();
     e.send("position fen 3k5/R8/9/9/9/9/9/9/4K4/1R7 w - - 0 1 moves b1b10");

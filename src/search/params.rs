@@ -72,6 +72,8 @@ pub const INCREMENT_SHARE: f64 = 0.95;
 pub const MAX_TIME_SHARE: f64 = 0.35;
 /// The soft limit may shrink to this multiple when the best move is clear (`tm_effort_base`).
 pub const MIN_SOFT_STRETCH: f64 = 0.5;
+/// Of a fixed time per move, at most this fraction (one over it) is kept back for `Move Overhead`.
+pub const FIXED_TIME_OVERHEAD_DIVISOR: u32 = 10;
 /// The hard limit is this multiple of the soft limit (bounded by `MAX_TIME_SHARE`).
 pub const HARD_LIMIT_FACTOR: f64 = 5.0;
 /// The time model of `tm_model` 1, Fairy-Stockfish's figures: moves to go assumed, the optimum's share of the

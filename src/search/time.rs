@@ -47,8 +47,12 @@ impl ShareCurve {
 }
 
 impl TimeBudget {
+    /// A fixed time per move (`movetime`, byoyomi): the host asked for that much thought, so the overhead kept back
+    /// is at most `1 / FIXED_TIME_OVERHEAD_DIVISOR` of it. Kept whole, a 30 ms overhead would leave a `go movetime
+    /// 40` 10 ms of search, where Fairy-Stockfish searches the full 40.
     pub fn fixed(movetime: Duration, overhead: Duration) -> TimeBudget {
-        let t = movetime.saturating_sub(overhead).max(Duration::from_millis(1));
+        let kept = overhead.min(movetime / FIXED_TIME_OVERHEAD_DIVISOR);
+        let t = movetime.saturating_sub(kept).max(Duration::from_millis(1));
         TimeBudget { soft: t, hard: t, managed: false }
     }
 
@@ -191,6 +195,17 @@ mod tests {
         // However far it is stretched, the soft limit never passes the hard one.
         let late = TimeManager::new(since(100), Some(budget));
         assert!(late.soft_limit_reached(1000.0, 1000.0));
+    }
+
+    #[test]
+    fn a_fixed_movetime_keeps_back_at_most_a_tenth_for_the_overhead() {
+        let ms = Duration::from_millis;
+        assert_eq!(TimeBudget::fixed(ms(1000), ms(30)).hard, ms(970));
+        assert_eq!(TimeBudget::fixed(ms(100), ms(30)).hard, ms(90));
+        assert_eq!(TimeBudget::fixed(ms(40), ms(30)).hard, ms(36));
+        assert_eq!(TimeBudget::fixed(ms(40), ms(0)).hard, ms(40));
+        let b = TimeBudget::fixed(ms(20), ms(5000));
+        assert!(b.soft == b.hard && b.hard == ms(18) && !b.managed);
     }
 
     #[test]
