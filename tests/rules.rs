@@ -2,7 +2,9 @@
 //! reference, and the game ends of each rule set.
 
 use janggi::board::setups::all_setups;
-use janggi::board::{Color, FenError, Move, Notation, Outcome, PieceKind, Position, Reason, Rules, START_FEN, Square};
+use janggi::board::{
+    Bitboard, Color, FenError, Move, Notation, Outcome, PieceKind, Position, Reason, Rules, START_FEN, Square,
+};
 use proptest::prelude::*;
 
 fn mv(text: &str) -> Move {
@@ -263,6 +265,35 @@ proptest! {
                     after.make_move(*m);
                     prop_assert_eq!(pos.targets_after_quiet(*m), after.targets_of(m.to()), "{} {:?}", pos.fen(), m);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_attacks_by_kind_are_each_kinds_targets_and_agree_with_the_attack_test(rules in 0usize..6, setup in 0usize..25, choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        for pos in random_playout(Rules::ALL[rules], setup, &choices) {
+            for color in [Color::Cho, Color::Han] {
+                let by_kind = pos.attacks_by_kind(color);
+                for kind in PieceKind::ALL {
+                    let mut union = Bitboard::EMPTY;
+                    for at in pos.pieces(color, kind) {
+                        union |= pos.targets_of(at);
+                    }
+                    prop_assert_eq!(by_kind[kind.index()], union, "{} {:?} {:?}", pos.fen(), color, kind);
+                }
+                // `attacked` leaves out generals and guards (they never reach the other general) and is asked of
+                // points a cannon could take: the two answers agree on every enemy piece but a cannon.
+                let reach = PieceKind::ALL
+                    .iter()
+                    .filter(|k| !matches!(k, PieceKind::General | PieceKind::Guard))
+                    .fold(Bitboard::EMPTY, |acc, k| acc | by_kind[k.index()]);
+                for sq in pos.color_bb(!color) & !pos.kind_bb(PieceKind::Cannon) {
+                    prop_assert_eq!(reach.has(sq), pos.attacked(sq, color), "{} {:?} {:?}", pos.fen(), color, sq);
+                }
+            }
+            for m in pos.legal_captures().iter() {
+                let kind = pos.piece_at(m.from()).unwrap().kind();
+                prop_assert!(pos.attacks_by_kind(pos.side_to_move())[kind.index()].has(m.to()), "{} {:?}", pos.fen(), m);
             }
         }
     }

@@ -82,6 +82,7 @@ fn the_optional_search_conditions_keep_forced_mates() {
     for (name, value) in [
         ("singular_double_margin", 45),
         ("singular_margin", 8),
+        ("order_threat_bonus", 8192),
         ("nmp_static_margin", -76),
         ("nmp_static_per_depth", 10),
         ("check_extension_min_depth", 7),
@@ -373,10 +374,11 @@ fn quiet_checks_at_quiescences_first_ply_see_a_mate_one_ply_sooner() {
 }
 
 /// The history conditions that change only what the search learns (continuation history kept apart after
-/// captures and evasions, early quiet moves punished when refuted, a cutoff's way back discouraged) each change
-/// the tree of a middlegame search to a fixed depth: they are wired into the search, not only named.
+/// captures and evasions, early quiet moves punished when refuted, a cutoff's way back discouraged), and the
+/// ordering of quiet moves by the threats of lesser pieces, each change the tree of a middlegame search to a fixed
+/// depth: they are wired into the search, not only named.
 #[test]
-fn each_history_condition_changes_the_tree() {
+fn each_history_and_ordering_condition_changes_the_tree() {
     let fen = "r1ba1abnr/4k4/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2B2C1/4K4/RN1A1ABNR w - - 0 1";
     let nodes = |option: Option<(&str, i64)>| {
         let mut params = SearchParams::default();
@@ -387,7 +389,9 @@ fn each_history_condition_changes_the_tree() {
         search_fen(fen, Rules::JANGGI, Limits { depth: Some(9), ..Limits::default() }, &settings).nodes
     };
     let base = nodes(None);
-    for option in [("cont_split", 1), ("early_refuted_penalty", 1), ("history_reverse_penalty", 1)] {
+    for option in
+        [("cont_split", 1), ("early_refuted_penalty", 1), ("history_reverse_penalty", 1), ("order_threat_bonus", 8192)]
+    {
         assert_ne!(nodes(Some(option)), base, "{option:?} left the tree as it was");
     }
 }

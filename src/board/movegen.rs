@@ -8,7 +8,7 @@
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveList};
-use super::piece::{Piece, PieceKind};
+use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
 use super::rules::Bikjang;
 use super::square::{FILES, RANKS, Square};
@@ -62,6 +62,20 @@ impl Position {
             Some(piece) => self.piece_targets(piece, from, self.occupied(), self.rotated),
             None => Bitboard::EMPTY,
         }
+    }
+
+    /// The points the pieces of `color` attack, by kind (indexed by `PieceKind::index`), pins ignored: where each
+    /// kind could capture were an enemy piece there. The search asks it once a node to see which of its pieces
+    /// stand where a lesser enemy piece takes them.
+    pub fn attacks_by_kind(&self, color: Color) -> [Bitboard; 7] {
+        let mut by_kind = [Bitboard::EMPTY; 7];
+        let occ = self.occupied();
+        for at in self.by_color[color.index()] {
+            if let Some(piece) = self.piece_at(at) {
+                by_kind[piece.kind().index()] |= self.piece_targets(piece, at, occ, self.rotated);
+            }
+        }
+        by_kind
     }
 
     /// What the moving piece of `m`, a move to an empty point, would attack from there once it is made (pins

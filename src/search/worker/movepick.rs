@@ -3,7 +3,7 @@
 
 use super::Worker;
 use crate::board::moves::MAX_MOVES;
-use crate::board::{Move, MoveList};
+use crate::board::{Bitboard, Move, MoveList, PieceKind};
 use crate::search::history::capture_key;
 
 impl Worker<'_> {
@@ -14,6 +14,8 @@ impl Worker<'_> {
         let side = self.pos.side_to_move();
         let context = self.context(ply);
         let counter = self.history.counter(side, previous);
+        let threat_bonus = self.tuning.order_threat_bonus;
+        let lesser = if threat_bonus != 0 { self.attacked_by_lesser() } else { [Bitboard::EMPTY; 7] };
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if m == tt_move {
                 1 << 30
@@ -34,10 +36,33 @@ impl Worker<'_> {
                 // The reply to the last move weighs more in the order where `order_cont1_extra_pct` asks.
                 let extra = self.tuning.order_cont1_extra_pct;
                 let reply = if extra != 0 { self.history.continuation_after(context[0], to) * extra / 100 } else { 0 };
-                self.quiet_history(side, m, to, context) + reply
+                // Where `order_threat_bonus` asks: a piece taken out of a lesser piece's attack first, one put
+                // into it last.
+                let threat = match self.pos.piece_at(m.from()).filter(|_| threat_bonus != 0 && !m.is_pass()) {
+                    Some(piece) if lesser[piece.kind().index()].has(m.to()) => -threat_bonus / 2,
+                    Some(piece) if lesser[piece.kind().index()].has(m.from()) => threat_bonus,
+                    _ => 0,
+                };
+                self.quiet_history(side, m, to, context) + reply + threat
             };
         }
         scores
+    }
+
+    /// For each kind of the side to move's pieces, the points attacked by an enemy piece worth less (by the
+    /// exchange values; the general attacks nothing here, as its worth is beyond any exchange).
+    fn attacked_by_lesser(&self) -> [Bitboard; 7] {
+        let values = self.see_values();
+        let enemy = self.pos.attacks_by_kind(!self.pos.side_to_move());
+        let mut lesser = [Bitboard::EMPTY; 7];
+        for kind in PieceKind::ALL {
+            for by in PieceKind::ALL {
+                if by != PieceKind::General && values[by.index()] < values[kind.index()] {
+                    lesser[kind.index()] |= enemy[by.index()];
+                }
+            }
+        }
+        lesser
     }
 }
 
