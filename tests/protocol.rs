@@ -250,9 +250,7 @@ fn usi_btime_belongs_to_the_first_player() {
 fn a_short_movetime_is_searched_for_most_of_its_length_despite_the_move_overhead() {
     // The default Move Overhead (30 ms) kept whole would leave a `go movetime 50` 20 ms; at most a tenth of the
     // time asked is kept back, so the answer comes no sooner than 45 ms after the `go`.
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("position startpos");
     e.sync();
     let start = Instant::now();

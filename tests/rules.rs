@@ -291,9 +291,10 @@ proptest! {
                     prop_assert_eq!(reach.has(sq), pos.attacked(sq, color), "{} {:?} {:?}", pos.fen(), color, sq);
                 }
             }
+            let ours = pos.attacks_by_kind(pos.side_to_move());
             for m in pos.legal_captures().iter() {
                 let kind = pos.piece_at(m.from()).unwrap().kind();
-                prop_assert!(pos.attacks_by_kind(pos.side_to_move())[kind.index()].has(m.to()), "{} {:?}", pos.fen(), m);
+                prop_assert!(ours[kind.index()].has(m.to()), "{} {:?}", pos.fen(), m);
             }
         }
     }

@@ -65,8 +65,7 @@ impl Position {
     }
 
     /// The points the pieces of `color` attack, by kind (indexed by `PieceKind::index`), pins ignored: where each
-    /// kind could capture were an enemy piece there. The search asks it once a node to see which of its pieces
-    /// stand where a lesser enemy piece takes them.
+    /// kind could capture were an enemy piece there (`targets_of` of every piece of the kind).
     pub fn attacks_by_kind(&self, color: Color) -> [Bitboard; 7] {
         let mut by_kind = [Bitboard::EMPTY; 7];
         let occ = self.occupied();

@@ -380,7 +380,7 @@ impl Session {
         }
         let overhead = Duration::from_millis(self.options.move_overhead_ms);
         let time = if let Some(t) = go.movetime {
-            Some(TimeBudget::fixed(t, overhead))
+            Some(TimeBudget::movetime(t, overhead))
         } else if go.infinite {
             None
         } else {

@@ -72,7 +72,7 @@ pub const INCREMENT_SHARE: f64 = 0.95;
 pub const MAX_TIME_SHARE: f64 = 0.35;
 /// The soft limit may shrink to this multiple when the best move is clear (`tm_effort_base`).
 pub const MIN_SOFT_STRETCH: f64 = 0.5;
-/// Of a fixed time per move, at most this fraction (one over it) is kept back for `Move Overhead`.
+/// Of a `go movetime`, at most this fraction (one over it) is kept back for `Move Overhead`.
 pub const FIXED_TIME_OVERHEAD_DIVISOR: u32 = 10;
 /// The hard limit is this multiple of the soft limit (bounded by `MAX_TIME_SHARE`).
 pub const HARD_LIMIT_FACTOR: f64 = 5.0;
@@ -331,9 +331,10 @@ search_params! {
     /// net at 10+0.1, as the defaults scored in the 100 games before.
     order_cont1_extra_pct = 0, 0, 200, 25;
     /// Quiet moves that take a piece off a point where a lesser enemy piece attacks it, to a point where none
-    /// does, are ordered this much higher, and quiet moves onto such a point half this much lower (0: off; ours,
-    /// after Stockfish's later ordering by threats). At 8192: 5.1% fewer nodes along six games
-    /// (`tools/game_nodes.py`), yet 18-33 in 51 games against Fairy-Stockfish with the same net at 10+0.1.
+    /// does (judged on the board before the move), are ordered this many history points higher, and quiet moves
+    /// onto such a point half this much lower (0: off; ours, after Stockfish's later ordering by threats). At
+    /// 8192: 5.1% fewer nodes along six games (`tools/game_nodes.py`), yet 18-33 in 51 games against
+    /// Fairy-Stockfish with the same net at 10+0.1 (the attacks then found for every list ordered, quiet or not).
     order_threat_bonus = 0, 0, 32768, 2048;
     /// Continuation history also after the moves four and six plies back (1), or only one and two (0).
     continuation_far = 0, 0, 1, 1;
@@ -374,8 +375,8 @@ search_params! {
     /// Singular extensions: from this depth, the hash move is extended when all others fail a search with a window
     /// this far (in eighths of a centipawn per ply) below its score.
     singular_min_depth = 7, 4, 12, 1;
-    /// At 8 (Fairy-Stockfish's margin in centipawns): 9.8% more nodes along six games, 16-31 in 47 games against
-    /// Fairy-Stockfish with the same net at 10+0.1.
+    /// ... the margin: eighths of a centipawn per ply. At 8 (Fairy-Stockfish's margin in centipawns): 9.8% more
+    /// nodes along six games, 16-31 in 47 games against Fairy-Stockfish with the same net at 10+0.1.
     singular_margin = 16, 4, 64, 2;
     /// A hash move singular by this much more (centipawns) off the principal variation is extended two plies, at
     /// most `MAX_DOUBLE_EXTENSIONS` times on a path (0: never).

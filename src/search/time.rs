@@ -47,13 +47,17 @@ impl ShareCurve {
 }
 
 impl TimeBudget {
-    /// A fixed time per move (`movetime`, byoyomi): the host asked for that much thought, so the overhead kept back
-    /// is at most `1 / FIXED_TIME_OVERHEAD_DIVISOR` of it. Kept whole, a 30 ms overhead would leave a `go movetime
-    /// 40` 10 ms of search, where Fairy-Stockfish searches the full 40.
-    pub fn fixed(movetime: Duration, overhead: Duration) -> TimeBudget {
-        let kept = overhead.min(movetime / FIXED_TIME_OVERHEAD_DIVISOR);
-        let t = movetime.saturating_sub(kept).max(Duration::from_millis(1));
+    /// A fixed time that must not be overrun (byoyomi): all of it but the overhead.
+    pub fn fixed(time: Duration, overhead: Duration) -> TimeBudget {
+        let t = time.saturating_sub(overhead).max(Duration::from_millis(1));
         TimeBudget { soft: t, hard: t, managed: false }
+    }
+
+    /// `go movetime`: the host asked for that much thought, so the overhead kept back is at most
+    /// `1 / FIXED_TIME_OVERHEAD_DIVISOR` of it. Kept whole, a 30 ms overhead would leave a `go movetime 40` 10 ms
+    /// of search, where Fairy-Stockfish searches the full 40.
+    pub fn movetime(movetime: Duration, overhead: Duration) -> TimeBudget {
+        TimeBudget::fixed(movetime, overhead.min(movetime / FIXED_TIME_OVERHEAD_DIVISOR))
     }
 
     /// The budget of a move from the clock; without moves to go, a move's share of the time left grows with the
@@ -198,14 +202,19 @@ mod tests {
     }
 
     #[test]
-    fn a_fixed_movetime_keeps_back_at_most_a_tenth_for_the_overhead() {
+    fn a_movetime_keeps_back_at_most_a_tenth_for_the_overhead_and_byoyomi_all_of_it() {
         let ms = Duration::from_millis;
-        assert_eq!(TimeBudget::fixed(ms(1000), ms(30)).hard, ms(970));
-        assert_eq!(TimeBudget::fixed(ms(100), ms(30)).hard, ms(90));
-        assert_eq!(TimeBudget::fixed(ms(40), ms(30)).hard, ms(36));
-        assert_eq!(TimeBudget::fixed(ms(40), ms(0)).hard, ms(40));
-        let b = TimeBudget::fixed(ms(20), ms(5000));
+        assert_eq!(TimeBudget::movetime(ms(1000), ms(30)).hard, ms(970));
+        assert_eq!(TimeBudget::movetime(ms(100), ms(30)).hard, ms(90));
+        assert_eq!(TimeBudget::movetime(ms(40), ms(30)).hard, ms(36));
+        assert_eq!(TimeBudget::movetime(ms(40), ms(0)).hard, ms(40));
+        let b = TimeBudget::movetime(ms(20), ms(5000));
         assert!(b.soft == b.hard && b.hard == ms(18) && !b.managed);
+        assert_eq!(TimeBudget::movetime(ms(1), ms(30)).hard, ms(1));
+        assert_eq!(TimeBudget::movetime(ms(0), ms(30)).hard, ms(1));
+        // Byoyomi is a deadline: the whole overhead stays kept back, as on a clock.
+        assert_eq!(TimeBudget::fixed(ms(1000), ms(300)).hard, ms(700));
+        assert_eq!(TimeBudget::fixed(ms(20), ms(30)).hard, ms(1));
     }
 
     #[test]

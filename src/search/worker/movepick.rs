@@ -15,7 +15,8 @@ impl Worker<'_> {
         let context = self.context(ply);
         let counter = self.history.counter(side, previous);
         let threat_bonus = self.tuning.order_threat_bonus;
-        let lesser = if threat_bonus != 0 { self.attacked_by_lesser() } else { [Bitboard::EMPTY; 7] };
+        // Built when the first quiet move is scored: many lists (quiescence, ProbCut) have none.
+        let mut lesser: Option<[Bitboard; 7]> = None;
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if m == tt_move {
                 1 << 30
@@ -36,13 +37,20 @@ impl Worker<'_> {
                 // The reply to the last move weighs more in the order where `order_cont1_extra_pct` asks.
                 let extra = self.tuning.order_cont1_extra_pct;
                 let reply = if extra != 0 { self.history.continuation_after(context[0], to) * extra / 100 } else { 0 };
-                // Where `order_threat_bonus` asks: a piece taken out of a lesser piece's attack first, one put
-                // into it last.
-                let threat = match self.pos.piece_at(m.from()).filter(|_| threat_bonus != 0 && !m.is_pass()) {
-                    Some(piece) if lesser[piece.kind().index()].has(m.to()) => -threat_bonus / 2,
-                    Some(piece) if lesser[piece.kind().index()].has(m.from()) => threat_bonus,
-                    _ => 0,
-                };
+                // Where `order_threat_bonus` asks: a piece taken out of a lesser piece's attack ordered higher,
+                // one put into it lower.
+                let mut threat = 0;
+                if threat_bonus != 0
+                    && !m.is_pass()
+                    && let Some(piece) = self.pos.piece_at(m.from())
+                {
+                    let danger = lesser.get_or_insert_with(|| self.attacked_by_lesser())[piece.kind().index()];
+                    if danger.has(m.to()) {
+                        threat = -threat_bonus / 2;
+                    } else if danger.has(m.from()) {
+                        threat = threat_bonus;
+                    }
+                }
                 self.quiet_history(side, m, to, context) + reply + threat
             };
         }
