@@ -73,9 +73,10 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
 /// rewards at principal-variation nodes, the last move's continuation history weighted twice, a quadratic history
 /// bonus kept between searches, quiet moves pruned at principal-variation nodes too, captures pruned by their
 /// history, a second cut where the hash move is not singular, continuation history kept apart after captures and
-/// evasions, early quiet moves punished when refuted, a cutoff's way back discouraged), and two of ours (quiet
-/// moves that threaten a more valuable piece reduced less and kept from pruning): forced mates are still found in
-/// the fewest moves, and a position with the side to move in check at the root still gets a legal move.
+/// evasions, early quiet moves punished when refuted, a cutoff's way back discouraged), and three of ours (quiet
+/// moves that threaten a more valuable piece reduced less and kept from pruning, quiet moves ordered by the threats
+/// of lesser pieces): forced mates are still found in the fewest moves, and a position with the side to move in
+/// check at the root still gets a legal move.
 #[test]
 fn the_optional_search_conditions_keep_forced_mates() {
     let mut params = SearchParams::default();

@@ -555,8 +555,12 @@ impl<'a> Worker<'a> {
         }
         let piece_to = self.piece_to(m);
         self.played_piece_to[ply] = piece_to;
-        self.played_context[ply] =
-            context_of(piece_to, self.is_capture(m), self.pos.in_check_by_rules(), self.tuning.cont_split != 0);
+        // Only `cont_split` names a move by its kind: without it, no capture or check test on this path.
+        self.played_context[ply] = if self.tuning.cont_split != 0 {
+            context_of(piece_to, self.is_capture(m), self.pos.in_check_by_rules(), true)
+        } else {
+            piece_to
+        };
         self.played[ply] = m;
         self.pos.make_move_keyed(m, key);
         if let Some(acc) = &mut self.accumulators {
