@@ -104,7 +104,7 @@ impl History {
     /// continuation entries saturate at `continuation_limit` from now on (clamped to what an entry holds).
     pub fn new_search(&mut self, halve: bool, continuation_limit: i32) {
         self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
-        self.continuation_limit = continuation_limit.clamp(HISTORY_MAX_BONUS_BOUND, i16::MAX as i32);
+        self.continuation_limit = continuation_limit.clamp(CONT_HISTORY_LIMIT_MIN, i16::MAX as i32);
         if halve {
             for h in &mut self.butterfly {
                 *h /= 2;
@@ -154,8 +154,8 @@ impl History {
         Self::gravity_to(h, bonus, HISTORY_MAX);
     }
 
-    /// Moves an entry by `bonus`, less the more it already leans that way: it stays within ±`limit` for any
-    /// bonus of at most `limit`.
+    /// Moves an entry by `bonus` (clamped to ±`limit`), less the more it already leans that way: it stays within
+    /// ±`limit`.
     fn gravity_to(h: &mut i16, bonus: i32, limit: i32) {
         let v = *h as i32;
         let bonus = bonus.clamp(-limit, limit);
@@ -350,13 +350,21 @@ mod tests {
         }
         // Limits below the largest bonus are raised to the bound above it.
         let v = after_rewards(1, 200, 0);
-        assert!(v <= HISTORY_MAX_BONUS_BOUND && v > HISTORY_MAX_BONUS_BOUND * 9 / 10, "{v}");
+        assert!(v <= CONT_HISTORY_LIMIT_MIN && v > CONT_HISTORY_LIMIT_MIN * 9 / 10, "{v}");
         // One reward moves a fresh entry by the bonus whatever the limit; two punishments after a long run of
         // rewards take a smaller share of it off under a higher limit.
         assert_eq!(after_rewards(HISTORY_MAX, 1, 0), 2400);
         assert_eq!(after_rewards(29952, 1, 0), 2400);
         let kept = |limit: i32| f64::from(after_rewards(limit, 200, 2)) / f64::from(after_rewards(limit, 200, 0));
         assert!(kept(29952) > kept(HISTORY_MAX), "{} against {}", kept(29952), kept(HISTORY_MAX));
+        // The butterfly table keeps its own limit whatever the continuation tables' is.
+        let mut h = History::new();
+        h.new_search(true, 29952);
+        let m = Move::new(crate::board::Square::from_index(0).unwrap(), crate::board::Square::from_index(9).unwrap());
+        for _ in 0..200 {
+            h.nudge_butterfly(Color::Cho, m, 2400);
+        }
+        assert!(h.score(Color::Cho, m) <= HISTORY_MAX && h.score(Color::Cho, m) > HISTORY_MAX * 9 / 10);
     }
 
     #[test]

@@ -36,8 +36,9 @@ pub const TT_EVAL_DEPTH: i32 = -8;
 
 /// History scores saturate at this value (continuation history at `cont_history_limit`).
 pub const HISTORY_MAX: i32 = 16384;
-/// The least `cont_history_limit` the history takes: above the largest bonus (`history_bonus_max`'s range).
-pub const HISTORY_MAX_BONUS_BOUND: i32 = 8192;
+/// The least `cont_history_limit` the history takes: above every bonus it is given (`history_bonus_max`'s range,
+/// `EVAL_HISTORY_LIMIT`), so that gravity keeps entries within the limit.
+pub const CONT_HISTORY_LIMIT_MIN: i32 = 8192;
 /// The largest history change one evaluation swing gives (`eval_history_per_cp`).
 pub const EVAL_HISTORY_LIMIT: i32 = 1000;
 
@@ -219,8 +220,10 @@ search_params! {
     lmr_divisor_pct = 225, 100, 500, 15;
     /// History scores that move the reduction by one ply.
     lmr_history_divisor = 8192, 2048, 32768, 512;
-    /// One of a node's first five moves whose reduction comes out below -1 (a good history, a killer, a check) is
-    /// searched a ply deeper than the node's other moves (1), as Fairy-Stockfish searches it (0: never deeper).
+    /// One of a node's first `LMR_EXTEND_MOVES` moves whose reduction comes out below -1 (a good history, a killer,
+    /// a check; for a capture, a good capture history) is searched a ply deeper than the node's other moves (1), as
+    /// Fairy-Stockfish searches it (0: never deeper). The ply is not counted among the double extensions (the hash
+    /// move, the only one singular extensions extend, is never reduced); `MAX_PLY` bounds the path.
     /// On: 15.6% more nodes along six games at depth 13; 43-57 in 100 games against Fairy-Stockfish with the same
     /// net at 10+0.1, where the shipped build scored 35-65 just before (and 46.4% over 500 games earlier).
     lmr_extend = 0, 0, 1, 1;
@@ -338,7 +341,7 @@ search_params! {
     /// searches learnt. Along six games at depth 13 (17,905,885 nodes at 16384): 19,792,725 at 29952, 18,445,831
     /// at 12288, and 19,268,401 at 29952 with Fairy-Stockfish's bonus (`history_bonus_square` 6,
     /// `history_bonus_per_depth` 229, `history_bonus_offset` 215, `history_bonus_max` 4200; 18,349,601 alone).
-    cont_history_limit = 16384, 8192, 32000, 1024;
+    cont_history_limit = 16384, CONT_HISTORY_LIMIT_MIN, 32000, 1024;
     /// Between searches the butterfly history is halved (1) or kept whole (0 keeps what earlier moves learnt;
     /// the game's positions change little from one move to the next). Kept whole it scored 50-50 against
     /// Fairy-Stockfish with the same net at 10+0.1, as the halving does.
@@ -552,6 +555,15 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), SPECS.len());
+    }
+
+    #[test]
+    fn the_continuation_limit_stays_above_every_history_bonus() {
+        let (_, bonus_max) = spec("history_bonus_max").unwrap();
+        let (_, limit) = spec("cont_history_limit").unwrap();
+        assert!(bonus_max.max <= CONT_HISTORY_LIMIT_MIN && EVAL_HISTORY_LIMIT <= CONT_HISTORY_LIMIT_MIN);
+        assert!(limit.min >= CONT_HISTORY_LIMIT_MIN && limit.max <= i32::from(i16::MAX));
+        assert_eq!(limit.default, HISTORY_MAX, "the default keeps the continuation tables as the butterfly table");
     }
 
     #[test]

@@ -1119,7 +1119,7 @@ impl<'a> Worker<'a> {
                         r += 1;
                     }
                     // A move that history, a killer or a check says is good, among the first few, is worth a
-                    // ply more than the rest (searched no deeper again: its score is final for this node).
+                    // ply more than the rest (no deeper re-search follows: it already has the extra ply).
                     let deeper = self.tuning.lmr_extend != 0 && r < -1 && i < LMR_EXTEND_MOVES;
                     r = if deeper { -1 } else { r.clamp(0, new_depth - 1) };
                 }
