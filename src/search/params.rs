@@ -423,7 +423,8 @@ search_params! {
     /// 5 won 110-90 against 0 at 5+0.05).
     conthist_prune_depth = 5, 0, 8, 1;
     /// How much of the correction history is added to the static evaluation, in percent. At 50: 16-19 in 35
-    /// games against Fairy-Stockfish with the same net at 10+0.1 (stopped); at 0, none: 9-30 in 39 (stopped).
+    /// games against Fairy-Stockfish with the same net at 10+0.1 (stopped); at 0, none: 9-30 in 39 (stopped); at
+    /// 150: 15-30 in 45 (stopped), where the shipped build scored 35-65 in 100.
     correction_weight_pct = 100, 0, 200, 10;
     /// Internal iterative reduction: nodes without a hash move at this depth or more are searched one ply less.
     iir_min_depth = 4, 2, 10, 1;
