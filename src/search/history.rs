@@ -13,6 +13,8 @@ pub struct History {
     counters: Vec<Move>,
     /// [piece-to of a move of the `Context`][piece-to of this move]: how well this move followed that one.
     continuation: Vec<i16>,
+    /// Where continuation entries saturate (`cont_history_limit`): the larger, the slower they change.
+    continuation_limit: i32,
     /// [capture name, see `CaptureKey`]: how often this piece taking this kind on this point cut off. Victim and
     /// attacker values say what a capture wins on paper; this says what it was worth in the searches so far.
     captures: Vec<i16>,
@@ -91,15 +93,18 @@ impl History {
             butterfly: vec![0; 2 * 90 * 90],
             counters: vec![Move::NONE; 2 * 90 * 90],
             continuation: vec![0; CONTEXT_KINDS * PIECE_TO_COUNT * PIECE_TO_COUNT],
+            continuation_limit: HISTORY_MAX,
             captures: vec![0; CAPTURE_KEY_COUNT],
             soldier_correction: vec![0; 2 << CORRECTION_BITS],
             palace_correction: vec![0; 2 << CORRECTION_BITS],
         }
     }
 
-    /// Forgets the killers (they belong to one search) and, where `halve` says so, ages the butterfly history.
-    pub fn new_search(&mut self, halve: bool) {
+    /// Forgets the killers (they belong to one search) and, where `halve` says so, ages the butterfly history;
+    /// continuation entries saturate at `continuation_limit` from now on (clamped to what an entry holds).
+    pub fn new_search(&mut self, halve: bool, continuation_limit: i32) {
         self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
+        self.continuation_limit = continuation_limit.clamp(CONT_HISTORY_LIMIT_MIN, i16::MAX as i32);
         if halve {
             for h in &mut self.butterfly {
                 *h /= 2;
@@ -146,8 +151,15 @@ impl History {
     }
 
     fn gravity(h: &mut i16, bonus: i32) {
+        Self::gravity_to(h, bonus, HISTORY_MAX);
+    }
+
+    /// Moves an entry by `bonus` (clamped to ±`limit`), less the more it already leans that way: it stays within
+    /// ±`limit`.
+    fn gravity_to(h: &mut i16, bonus: i32, limit: i32) {
         let v = *h as i32;
-        *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+        let bonus = bonus.clamp(-limit, limit);
+        *h = (v + bonus - v * bonus.abs() / limit) as i16;
     }
 
     fn nudge(&mut self, side: Color, m: Move, piece_to: PieceTo, context: Context, bonus: i32) {
@@ -158,7 +170,8 @@ impl History {
     fn nudge_continuation(&mut self, piece_to: PieceTo, context: Context, bonus: i32) {
         for c in context {
             if c != NO_PIECE_TO && piece_to != NO_PIECE_TO {
-                Self::gravity(&mut self.continuation[c as usize * PIECE_TO_COUNT + piece_to as usize], bonus);
+                let entry = &mut self.continuation[c as usize * PIECE_TO_COUNT + piece_to as usize];
+                Self::gravity_to(entry, bonus, self.continuation_limit);
             }
         }
     }
@@ -313,6 +326,45 @@ mod tests {
         assert_eq!(h.continuation(context, reply), 3 * 600);
         assert_eq!(h.continuation([context[0], NO_PIECE_TO, NO_PIECE_TO, NO_PIECE_TO], reply), 600);
         assert_eq!(h.continuation(context, other), 0);
+    }
+
+    #[test]
+    fn continuation_entries_saturate_at_their_limit_and_a_higher_limit_forgets_more_slowly() {
+        let (reply, before): (PieceTo, PieceTo) = (2 * 90 + 40, 90 + 3);
+        let context: Context = [before, NO_PIECE_TO, NO_PIECE_TO, NO_PIECE_TO];
+        let after_rewards = |limit: i32, rewards: usize, then_punish: usize| {
+            let mut h = History::new();
+            h.new_search(true, limit);
+            for _ in 0..rewards {
+                h.reward_continuation(reply, context, 2400);
+            }
+            for _ in 0..then_punish {
+                h.reward_continuation(reply, context, -2400);
+            }
+            h.continuation(context, reply)
+        };
+        // A long run of rewards approaches the limit and never passes it.
+        for limit in [HISTORY_MAX, 29952, 32000] {
+            let v = after_rewards(limit, 200, 0);
+            assert!(v <= limit && v > limit * 9 / 10, "limit {limit}: {v}");
+        }
+        // Limits below the largest bonus are raised to the bound above it.
+        let v = after_rewards(1, 200, 0);
+        assert!(v <= CONT_HISTORY_LIMIT_MIN && v > CONT_HISTORY_LIMIT_MIN * 9 / 10, "{v}");
+        // One reward moves a fresh entry by the bonus whatever the limit; two punishments after a long run of
+        // rewards take a smaller share of it off under a higher limit.
+        assert_eq!(after_rewards(HISTORY_MAX, 1, 0), 2400);
+        assert_eq!(after_rewards(29952, 1, 0), 2400);
+        let kept = |limit: i32| f64::from(after_rewards(limit, 200, 2)) / f64::from(after_rewards(limit, 200, 0));
+        assert!(kept(29952) > kept(HISTORY_MAX), "{} against {}", kept(29952), kept(HISTORY_MAX));
+        // The butterfly table keeps its own limit whatever the continuation tables' is.
+        let mut h = History::new();
+        h.new_search(true, 29952);
+        let m = Move::new(crate::board::Square::from_index(0).unwrap(), crate::board::Square::from_index(9).unwrap());
+        for _ in 0..200 {
+            h.nudge_butterfly(Color::Cho, m, 2400);
+        }
+        assert!(h.score(Color::Cho, m) <= HISTORY_MAX && h.score(Color::Cho, m) > HISTORY_MAX * 9 / 10);
     }
 
     #[test]

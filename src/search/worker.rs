@@ -173,7 +173,7 @@ impl<'a> Worker<'a> {
 
     /// Runs iterative deepening until a limit is reached or the search is stopped.
     pub fn run(&mut self, listener: &dyn Listener) -> ThreadResult {
-        self.history.new_search(self.tuning.history_halve_between != 0);
+        self.history.new_search(self.tuning.history_halve_between != 0, self.tuning.cont_history_limit);
         let legal = self.pos.legal_moves();
         let wanted: Vec<Move> = legal.iter().copied().filter(|m| self.limits.searchmoves.contains(m)).collect();
         let moves: Vec<Move> = if wanted.is_empty() { legal.iter().copied().collect() } else { wanted };
@@ -397,12 +397,14 @@ impl<'a> Worker<'a> {
             } else {
                 (-INFINITE, INFINITE, INFINITE)
             };
+        let mut fail_highs = 0;
         loop {
-            let score = self.root_search(depth, alpha, beta, line);
+            let score = self.root_search((depth - fail_highs).max(1), alpha, beta, line);
             if self.stopped {
                 return;
             }
             if score <= alpha {
+                fail_highs = 0;
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
                 if self.is_main() && self.clock.elapsed().as_secs() >= 3 {
@@ -410,6 +412,7 @@ impl<'a> Worker<'a> {
                 }
             } else if score >= beta {
                 beta = (score + delta).min(INFINITE);
+                fail_highs += self.tuning.aspiration_fail_high_reduce;
                 if self.is_main() && self.clock.elapsed().as_secs() >= 3 {
                     self.report_line(depth as u32, line, ScoreBound::Lower, listener);
                 }
@@ -1115,7 +1118,10 @@ impl<'a> Worker<'a> {
                     if !pv_node && self.tuning.lmr_stable_root != 0 && self.root_changes <= 2 {
                         r += 1;
                     }
-                    r = r.clamp(0, new_depth - 1);
+                    // A move that history, a killer or a check says is good, among the first few, is worth a
+                    // ply more than the rest (no deeper re-search follows: it already has the extra ply).
+                    let deeper = self.tuning.lmr_extend != 0 && r < -1 && i < LMR_EXTEND_MOVES;
+                    r = if deeper { -1 } else { r.clamp(0, new_depth - 1) };
                 }
                 score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true, false);
                 // The depth of the searches that follow: the reduced search's margin over the best score so far
