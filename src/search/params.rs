@@ -225,7 +225,7 @@ search_params! {
     /// Fairy-Stockfish searches it (0: never deeper). The ply is not counted among the double extensions (the hash
     /// move, the only one singular extensions extend, is never reduced); `MAX_PLY` bounds the path.
     /// On: 15.6% more nodes along six games at depth 13; 43-57 in 100 games against Fairy-Stockfish with the same
-    /// net at 10+0.1, where the shipped build scored 35-65 just before (and 46.4% over 500 games earlier).
+    /// net at 10+0.1, where the shipped build scored 35-65 just before; then 21-40 in 61 (stopped).
     lmr_extend = 0, 0, 1, 1;
     /// Quiet moves at nodes on a principal variation, now or when last searched, are reduced this much less.
     lmr_ttpv = 0, 0, 3, 1;
