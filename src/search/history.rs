@@ -154,11 +154,10 @@ impl History {
         Self::gravity_to(h, bonus, HISTORY_MAX);
     }
 
-    /// Moves an entry by `bonus` (clamped to ±`limit`), less the more it already leans that way: it stays within
-    /// ±`limit`.
+    /// Moves an entry by `bonus`, less the more it already leans that way: it stays within ±`limit`, since every
+    /// bonus is at most `CONT_HISTORY_LIMIT_MIN` (see the parameter tests), the least limit `new_search` takes.
     fn gravity_to(h: &mut i16, bonus: i32, limit: i32) {
         let v = *h as i32;
-        let bonus = bonus.clamp(-limit, limit);
         *h = (v + bonus - v * bonus.abs() / limit) as i16;
     }
 
