@@ -93,6 +93,6 @@ fn depth_times_report_when_each_depth_was_finished_in_the_order_of_the_depths() 
         .collect();
     assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), (1..=6).collect::<Vec<_>>(), "{text}");
     assert!(rows.iter().all(|r| r.2 == 6), "every one of the six searches finishes every depth: {text}");
-    assert!(rows.windows(2).all(|w| w[0].1 <= w[1].1), "a deeper iteration finishes later: {text}");
+    assert!(rows.windows(2).all(|w| w[0].1 <= w[1].1), "a deeper iteration finishes no sooner: {text}");
     std::fs::remove_file(pgn).ok();
 }

@@ -74,10 +74,11 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
 /// bonus kept between searches, quiet moves pruned at principal-variation nodes too, captures pruned by their
 /// history, a second cut where the hash move is not singular, continuation history kept apart after captures and
 /// evasions, early quiet moves punished when refuted, a cutoff's way back discouraged, root fail highs searched
-/// shallower, good early moves searched a ply deeper, continuation history saturating later), and three of ours
-/// (quiet moves that threaten a more valuable piece reduced less and kept from pruning, quiet moves ordered by the
-/// threats of lesser pieces): forced mates are still found in the fewest moves, and a position with the side to
-/// move in check at the root still gets a legal move.
+/// shallower, good early moves searched a ply deeper, continuation history saturating later, internal iterative
+/// reduction of two plies on principal variations alone from depth 6), and four of ours (quiet moves that threaten
+/// a more valuable piece reduced less and kept from pruning, quiet moves ordered by the threats of lesser pieces,
+/// the correction history's share of the evaluation capped): forced mates are still found in the fewest moves, and
+/// a position with the side to move in check at the root still gets a legal move.
 #[test]
 fn the_optional_search_conditions_keep_forced_mates() {
     let mut params = SearchParams::default();

@@ -20,12 +20,31 @@ const GAME: &str = r#"[Event "test"]
 5. a2a1 {-M5/10 0.1s} 0-1
 "#;
 
-fn run(extra: &[&str]) -> Output {
-    let path = std::env::temp_dir().join(format!("janggi-surprises-{}-{}.pgn", std::process::id(), extra.len()));
-    std::fs::write(&path, GAME).unwrap();
+/// Five plies from a setup with Han to move: "b" (Han) scores 0.00 on its first two moves and -1.50 on its third,
+/// after Cho's quiet a4b4; "a" (Cho) scores 0.00 on both of its moves.
+const HAN_FIRST: &str = r#"[Event "test"]
+[White "a"]
+[Black "b"]
+[FEN "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 1"]
+[Result "*"]
+
+1... a10a8 {+0.00/10 0.1s} 2. a1a3 {+0.00/10 0.1s} a8a10 {+0.00/10 0.1s} 3. a4b4 {+0.00/10 0.1s}
+b10a8 {-1.50/10 0.1s} *
+"#;
+
+/// The tool's output on `game` (written to a file of its own, named by `label`) with the flags `extra`.
+fn run(label: &str, game: &str, extra: &[&str]) -> Output {
+    let path = std::env::temp_dir().join(format!("janggi-surprises-{}-{label}.pgn", std::process::id()));
+    std::fs::write(&path, game).unwrap();
     let out = Command::new("python3").arg(TOOL).args(extra).arg(&path).output().expect("python3 runs");
     std::fs::remove_file(path).ok();
     out
+}
+
+/// The standard output of a run that must succeed.
+fn stdout_of(out: Output) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
 }
 
 fn line_of<'a>(text: &'a str, engine: &str) -> &'a str {
@@ -36,9 +55,7 @@ fn line_of<'a>(text: &'a str, engine: &str) -> &'a str {
 
 #[test]
 fn a_falling_own_score_is_a_surprise_sorted_by_the_reply_that_caused_it() {
-    let out = run(&[]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout_of(run("default", GAME, &[]));
     // a: four pairs of own moves; the fall after the capture (1.5 pawns) and the fall to a mate after a quiet
     // move both count. b: three pairs, none falling.
     let a = line_of(&text, "a");
@@ -51,22 +68,26 @@ fn a_falling_own_score_is_a_surprise_sorted_by_the_reply_that_caused_it() {
 #[test]
 fn the_threshold_and_the_window_decide_what_counts() {
     // Only the fall to the mate is more than two pawns.
-    let text = String::from_utf8(run(&["--drop", "2"]).stdout).unwrap();
+    let text = stdout_of(run("drop", GAME, &["--drop", "2"]));
     assert!(line_of(&text, "a").starts_with("a: 1 surprises in 4 moves"), "{text}");
     // Within a pawn of equal, the move after -1.20 no longer counts: three moves, one surprise.
-    let text = String::from_utf8(run(&["--within", "1"]).stdout).unwrap();
+    let text = stdout_of(run("within", GAME, &["--within", "1"]));
     assert!(line_of(&text, "a").starts_with("a: 1 surprises in 3 moves"), "{text}");
     // The first four plies alone hold a's first pair only (plies 0 and 2).
-    let text = String::from_utf8(run(&["--plies", "4"]).stdout).unwrap();
+    let text = stdout_of(run("plies", GAME, &["--plies", "4"]));
+    assert!(line_of(&text, "a").starts_with("a: 0 surprises in 1 moves"), "{text}");
+}
+
+#[test]
+fn where_han_moves_first_each_score_is_its_own_movers() {
+    let text = stdout_of(run("han-first", HAN_FIRST, &[]));
+    assert!(line_of(&text, "b").starts_with("b: 1 surprises in 2 moves"), "{text}");
     assert!(line_of(&text, "a").starts_with("a: 0 surprises in 1 moves"), "{text}");
 }
 
 #[test]
 fn a_file_without_scored_moves_is_refused() {
-    let path = std::env::temp_dir().join(format!("janggi-surprises-empty-{}.pgn", std::process::id()));
-    std::fs::write(&path, "[Event \"x\"]\n\n*\n").unwrap();
-    let out = Command::new("python3").arg(TOOL).arg(&path).output().unwrap();
-    std::fs::remove_file(path).ok();
+    let out = run("empty", "[Event \"x\"]\n[White \"a\"]\n[Black \"b\"]\n\n*\n", &[]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no scored moves"));
 }

@@ -7,11 +7,11 @@ positions before every other ply from --from to --to (one side's moves) to --dep
 one move and the next in a match. With --fresh, `ucinewgame` comes before every search instead, so each starts
 from nothing. The difference between the two is what a search gains from the ones before it.
 
-Prints the node and wall-time totals (per search, one line each with --verbose). With --depth-times it also
-prints, for every depth, the mean time at which the searches finished it (the `time` of the engine's last report
-of that depth with an exact score and a line), so two engines can be compared by the depth a clock buys them. Works with any UCI engine that
-plays Janggi (Fairy-Stockfish: give UCI_Variant=janggi and EvalFile=... as options); `janggi` is started with
-`--tune`, so search parameters may be given as options too.
+Prints the node and wall-time totals (per search, one line each with --verbose). With --depth-times it also prints,
+for every depth, the mean time at which the searches finished it (the `time` of the engine's last report of that
+depth with an exact score and a line), so two engines can be compared by the depth a clock buys them. Works with any
+UCI engine that plays Janggi (Fairy-Stockfish: give UCI_Variant=janggi and EvalFile=... as options); `janggi` is
+started with `--tune`, so search parameters may be given as options too.
 
     python3 tools/game_nodes.py --pgn match.pgn --depth 13
     python3 tools/game_nodes.py --pgn match.pgn --depth 13 --engine fairy-stockfish UCI_Variant=janggi \\

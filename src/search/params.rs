@@ -426,9 +426,11 @@ search_params! {
     /// games against Fairy-Stockfish with the same net at 10+0.1 (stopped); at 0, none: 9-30 in 39 (stopped); at
     /// 150: 15-30 in 45 (stopped), where the shipped build scored 35-65 in 100.
     correction_weight_pct = 100, 0, 200, 10;
-    /// The largest correction (centipawns, after the weight) added to a static evaluation (0: none beyond what
-    /// the tables hold, 256). Along searches of games about 30% of the corrections applied are 40-160 cp, where
-    /// Stockfish's correction history moves its evaluation by some 30 cp at most.
+    /// The largest correction (centipawns, after the weight) added to a static evaluation (0: no cap; the tables
+    /// alone reach 256 cp at `correction_weight_pct` 100). Along searches of games about 30% of the corrections
+    /// applied are 40-160 cp, where Stockfish's correction history moves its evaluation by some 30 cp at most.
+    /// The tables still learn from the capped evaluation's error, so an entry whose error stays above the cap runs
+    /// on to its limit: the cap bounds what is applied, not what is learnt.
     correction_max = 0, 0, 256, 8;
     /// Internal iterative reduction: principal-variation nodes and expected cutoffs without a hash move at this
     /// depth or more are searched `iir_reduction` plies less.
