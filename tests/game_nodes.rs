@@ -72,3 +72,27 @@ fn a_pgn_without_games_and_a_malformed_option_are_refused() {
     std::fs::remove_file(empty).ok();
     std::fs::remove_file(pgn).ok();
 }
+
+#[test]
+fn depth_times_report_when_each_depth_was_finished_in_the_order_of_the_depths() {
+    let pgn = pgn_file("depths", GAME);
+    let out = tool(&pgn, &["--depth-times"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    // "depth D: finished at T ms on average (N searches)", one line a depth from 1 to the depth asked for.
+    let rows: Vec<(u32, f64, usize)> = text
+        .lines()
+        .filter(|l| l.starts_with("depth "))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let depth = words[1].trim_end_matches(':').parse().unwrap();
+            let ms = words[4].parse().unwrap();
+            let searches = words[8].trim_start_matches('(').parse().unwrap();
+            (depth, ms, searches)
+        })
+        .collect();
+    assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), (1..=6).collect::<Vec<_>>(), "{text}");
+    assert!(rows.iter().all(|r| r.2 == 6), "every one of the six searches finishes every depth: {text}");
+    assert!(rows.windows(2).all(|w| w[0].1 <= w[1].1), "a deeper iteration finishes no sooner: {text}");
+    std::fs::remove_file(pgn).ok();
+}

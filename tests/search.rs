@@ -74,10 +74,11 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
 /// bonus kept between searches, quiet moves pruned at principal-variation nodes too, captures pruned by their
 /// history, a second cut where the hash move is not singular, continuation history kept apart after captures and
 /// evasions, early quiet moves punished when refuted, a cutoff's way back discouraged, root fail highs searched
-/// shallower, good early moves searched a ply deeper, continuation history saturating later), and three of ours
-/// (quiet moves that threaten a more valuable piece reduced less and kept from pruning, quiet moves ordered by the
-/// threats of lesser pieces): forced mates are still found in the fewest moves, and a position with the side to
-/// move in check at the root still gets a legal move.
+/// shallower, good early moves searched a ply deeper, continuation history saturating later, internal iterative
+/// reduction of two plies on principal variations alone from depth 6), and four of ours (quiet moves that threaten
+/// a more valuable piece reduced less and kept from pruning, quiet moves ordered by the threats of lesser pieces,
+/// the correction history's share of the evaluation capped): forced mates are still found in the fewest moves, and
+/// a position with the side to move in check at the root still gets a legal move.
 #[test]
 fn the_optional_search_conditions_keep_forced_mates() {
     let mut params = SearchParams::default();
@@ -141,6 +142,10 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("aspiration_fail_high_reduce", 1),
         ("lmr_extend", 1),
         ("cont_history_limit", 29952),
+        ("iir_min_depth", 6),
+        ("iir_reduction", 2),
+        ("iir_cut_nodes", 0),
+        ("correction_max", 32),
     ] {
         params.set(name, value).unwrap();
     }
@@ -380,9 +385,11 @@ fn quiet_checks_at_quiescences_first_ply_see_a_mate_one_ply_sooner() {
 
 /// The history conditions that change only what the search learns (continuation history kept apart after
 /// captures and evasions, early quiet moves punished when refuted, a cutoff's way back discouraged, entries
-/// saturating later), the ordering of quiet moves by the threats of lesser pieces, and two depth conditions (a root
-/// search that failed high searched again shallower, good early moves searched a ply deeper) each change the tree
-/// of a middlegame search to a fixed depth: they are wired into the search, not only named.
+/// saturating later), the ordering of quiet moves by the threats of lesser pieces, and four depth conditions (a root
+/// search that failed high searched again shallower, good early moves searched a ply deeper, nodes without a hash
+/// move reduced two plies, and only on principal variations) and a cap on the correction history's share of the
+/// static evaluation each change the tree of a middlegame search to a fixed depth: they are wired into the search,
+/// not only named.
 #[test]
 fn each_history_ordering_and_depth_condition_changes_the_tree() {
     let fen = "r1ba1abnr/4k4/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2B2C1/4K4/RN1A1ABNR w - - 0 1";
@@ -403,6 +410,9 @@ fn each_history_ordering_and_depth_condition_changes_the_tree() {
         ("aspiration_fail_high_reduce", 1),
         ("lmr_extend", 1),
         ("cont_history_limit", 29952),
+        ("iir_reduction", 2),
+        ("iir_cut_nodes", 0),
+        ("correction_max", 32),
     ] {
         assert_ne!(nodes(Some(option)), base, "{option:?} left the tree as it was");
     }

@@ -7,9 +7,11 @@ positions before every other ply from --from to --to (one side's moves) to --dep
 one move and the next in a match. With --fresh, `ucinewgame` comes before every search instead, so each starts
 from nothing. The difference between the two is what a search gains from the ones before it.
 
-Prints the node and wall-time totals (per search, one line each with --verbose). Works with any UCI engine that
-plays Janggi (Fairy-Stockfish: give UCI_Variant=janggi and EvalFile=... as options); `janggi` is started with
-`--tune`, so search parameters may be given as options too.
+Prints the node and wall-time totals (per search, one line each with --verbose). With --depth-times it also prints,
+for every depth, the mean time at which the searches finished it (the `time` of the engine's last report of that
+depth with an exact score and a line), so two engines can be compared by the depth a clock buys them. Works with any
+UCI engine that plays Janggi (Fairy-Stockfish: give UCI_Variant=janggi and EvalFile=... as options); `janggi` is
+started with `--tune`, so search parameters may be given as options too.
 
     python3 tools/game_nodes.py --pgn match.pgn --depth 13
     python3 tools/game_nodes.py --pgn match.pgn --depth 13 --engine fairy-stockfish UCI_Variant=janggi \\
@@ -17,9 +19,23 @@ plays Janggi (Fairy-Stockfish: give UCI_Variant=janggi and EvalFile=... as optio
 """
 import argparse
 import pathlib
+import re
 import sys
 
-from nnue_speed import games_of, parse_options, search, start_with
+from nnue_speed import games_of, parse_options, search_lines, start_with
+
+
+def finished_depths(lines):
+    """{depth: milliseconds} of the reports of finished iterations (exact score, a line) among `lines`; where a
+    depth is reported twice (several lines, a re-search) the last report counts."""
+    out = {}
+    for line in lines:
+        if not line.startswith("info ") or " pv " not in line or "bound" in line:
+            continue
+        depth, ms = re.search(r"\bdepth (\d+)", line), re.search(r"\btime (\d+)", line)
+        if depth and ms:
+            out[int(depth.group(1))] = int(ms.group(1))
+    return out
 
 
 def main():
@@ -35,6 +51,7 @@ def main():
     ap.add_argument("--hash", default="16")
     ap.add_argument("--fresh", action="store_true", help="ucinewgame before every search")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--depth-times", action="store_true", help="mean time at which each depth was finished")
     ap.add_argument("options", nargs="*", help="NAME=VALUE engine options")
     args = ap.parse_args()
     options = parse_options(args.options)
@@ -44,11 +61,14 @@ def main():
         sys.exit(f"{args.pgn}: no game with a [FEN] header and moves")
     engine_args = ["--tune"] if pathlib.Path(args.engine).name.startswith("janggi") else []
     total_nodes, total_secs, searches = 0, 0.0, 0
+    depth_times = {}
     for g, (fen, moves) in enumerate(games):
         engine = start_with(args.engine, [("Threads", "1"), ("Hash", args.hash)] + options, engine_args)
         engine.send("ucinewgame")
         for ply in range(args.first, min(args.last, len(moves) - 1) + 1, 2):
-            nodes, secs = search(engine, fen, args.depth, moves[:ply], args.fresh)
+            nodes, secs, lines = search_lines(engine, fen, args.depth, moves[:ply], args.fresh)
+            for depth, ms in finished_depths(lines).items():
+                depth_times.setdefault(depth, []).append(ms)
             total_nodes += nodes
             total_secs += secs
             searches += 1
@@ -57,6 +77,10 @@ def main():
         engine.quit()
     mode = "fresh" if args.fresh else "kept"
     print(f"{searches} searches to depth {args.depth} ({mode}): {total_nodes} nodes, {total_secs:.2f} s")
+    if args.depth_times:
+        for depth in sorted(depth_times):
+            ms = depth_times[depth]
+            print(f"depth {depth}: finished at {sum(ms) / len(ms):.1f} ms on average ({len(ms)} searches)")
 
 
 if __name__ == "__main__":

@@ -98,6 +98,12 @@ def parse_options(words):
 def search(e, fen, depth, moves=(), fresh=True):
     """Nodes and wall seconds of one search of the position after `moves` from `fen`: from a fresh game, or
     (`fresh` False) with whatever the engine kept from its searches before."""
+    nodes, secs, _ = search_lines(e, fen, depth, moves, fresh)
+    return nodes, secs
+
+
+def search_lines(e, fen, depth, moves=(), fresh=True):
+    """As `search`, with the engine's output lines of the search as a third value."""
     if fresh:
         e.send("ucinewgame")
     e.send(f"position fen {fen} moves {' '.join(moves)}" if moves else f"position fen {fen}")
@@ -108,7 +114,7 @@ def search(e, fen, depth, moves=(), fresh=True):
     lines = e.until("bestmove")
     secs = time.perf_counter() - start_time
     nodes = [int(m.group(1)) for l in lines for m in [re.search(r"\bnodes (\d+)", l)] if m]
-    return (nodes[-1] if nodes else 0), secs
+    return (nodes[-1] if nodes else 0), secs, lines
 
 
 def main():

@@ -876,8 +876,11 @@ impl<'a> Worker<'a> {
         }
 
         // Without a hash move, a deep node is searched a little shallower first.
-        if tt_move.is_none() && depth >= self.tuning.iir_min_depth && (pv_node || cut) {
-            depth -= 1;
+        if tt_move.is_none()
+            && depth >= self.tuning.iir_min_depth
+            && (pv_node || (cut && self.tuning.iir_cut_nodes != 0))
+        {
+            depth = (depth - self.tuning.iir_reduction).max(1);
         }
 
         // Singular extension: if every other move falls well short of the hash move's score, the hash move is
@@ -1330,8 +1333,11 @@ impl<'a> Worker<'a> {
             return raw;
         }
         let side = self.pos.side_to_move();
-        (raw + self.history.correction(side, keys) * self.tuning.correction_weight_pct / 100)
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        let mut correction = self.history.correction(side, keys) * self.tuning.correction_weight_pct / 100;
+        if self.tuning.correction_max > 0 {
+            correction = correction.clamp(-self.tuning.correction_max, self.tuning.correction_max);
+        }
+        (raw + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Whether the side to move stands better than two plies ago (four, where it was in check then). The root's
