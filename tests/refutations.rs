@@ -58,7 +58,9 @@ fn extract_turns_each_regretted_move_into_the_position_before_it() {
     assert_eq!(record["engine"], "a");
     assert_eq!(record["move"], "i1i7");
     assert_eq!(record["reply"], "i10i7");
-    assert_eq!(record["fen"], BEFORE);
+    // Board and side to move as pyffish gives them (the move counters are its own business).
+    let fen = record["fen"].as_str().unwrap();
+    assert_eq!(fen.split(' ').take(2).collect::<Vec<_>>(), BEFORE.split(' ').take(2).collect::<Vec<_>>());
     assert_eq!(record["before"], 0.2);
     assert_eq!(record["after"], -5.0);
 }
@@ -72,20 +74,27 @@ fn confirm_keeps_a_mistake_and_drops_the_judges_own_choice() {
     assert_eq!(record["move"], "i1i7");
     assert_ne!(record["best"], "i1i7");
     let loss = record["best_score"].as_i64().unwrap() - record["move_score"].as_i64().unwrap();
-    assert!(loss >= 500, "a chariot for a soldier loses more than five pawns: {record}");
+    assert!(loss >= 500, "a chariot for a soldier loses at least five pawns: {record}");
+    // --loss is the least loss that keeps a move.
+    let at = stdout_of(tool(&["confirm", set_path, "--engine", BIN, "--depth", "6", "--loss", &loss.to_string()]));
+    assert_eq!(at.lines().count(), 1, "{at}");
+    let above = (loss + 1).to_string();
+    let above = stdout_of(tool(&["confirm", set_path, "--engine", BIN, "--depth", "6", "--loss", &above]));
+    assert_eq!(above, "");
 
-    // The judge's own move at the same depth, put in the blunder's place, is no mistake to it.
+    // The judge's own move at the same depth, put in the blunder's place, is no mistake to it, however small the
+    // loss asked for; and an engine plays it again.
     let verbose = stdout_of(tool(&["repeat", set_path, "--engine", BIN, "--depth", "6", "--verbose"]));
     let own = verbose.lines().next().unwrap().rsplit(' ').next().unwrap().to_string();
     assert_ne!(own, "i1i7");
     let own_set = temp("confirm-own.jsonl");
     let text = std::fs::read_to_string(&set).unwrap().replace("\"i1i7\"", &format!("\"{own}\""));
     std::fs::write(&own_set, text).unwrap();
-    let kept = stdout_of(tool(&["confirm", own_set.to_str().unwrap(), "--engine", BIN, "--depth", "6"]));
+    let own_path = own_set.to_str().unwrap();
+    let kept = stdout_of(tool(&["confirm", own_path, "--engine", BIN, "--depth", "6", "--loss=-100000"]));
     assert_eq!(kept, "", "the judge's own choice {own} is not a mistake");
-    // A higher bar than the move loses drops the blunder too.
-    let kept = stdout_of(tool(&["confirm", set_path, "--engine", BIN, "--depth", "6", "--loss", "30001"]));
-    assert_eq!(kept, "");
+    let again = stdout_of(tool(&["repeat", own_path, "--engine", BIN, "--depth", "6"]));
+    assert_eq!(again.trim(), "a: 1 of 1 moves played again");
     std::fs::remove_file(set).ok();
     std::fs::remove_file(own_set).ok();
 }
@@ -105,20 +114,56 @@ fn solve_finds_the_recapture_and_repeat_does_not_play_the_blunder_again() {
 
 #[test]
 fn a_set_line_that_is_not_a_position_is_refused_with_its_number() {
-    let set = temp("bad.jsonl");
-    std::fs::write(&set, "{\"engine\": \"a\", \"fen\": \"x\", \"move\": \"a1a2\", \"reply\": \"a10a9\"}\nnot json\n").unwrap();
-    let out = tool(&["solve", set.to_str().unwrap(), "--engine", BIN]);
-    std::fs::remove_file(set).ok();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(":2: not a position record"), "{err}");
-    assert!(!err.contains("Traceback"), "{err}");
+    let good =
+        "{\"engine\": \"a\", \"fen\": \"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\", \"move\": \"e1e1\", \"reply\": \"e9e9\"}";
+    for (bad, why) in [
+        ("not json", "not a position record"),
+        ("[1]", "not a JSON object"),
+        ("{\"engine\": \"a\"}", "needs the strings"),
+        ("{\"engine\": \"a\", \"fen\": \"x\\ngo infinite\", \"move\": \"e1e1\", \"reply\": \"e9e9\"}", "a FEN has"),
+        ("{\"engine\": \"a\", \"fen\": \"x\", \"move\": \"e1\", \"reply\": \"e9e9\"}", "move and reply are moves"),
+    ] {
+        let set = temp("bad.jsonl");
+        std::fs::write(&set, format!("{good}\n{bad}\n")).unwrap();
+        let out = tool(&["solve", set.to_str().unwrap(), "--engine", BIN]);
+        std::fs::remove_file(set).ok();
+        assert!(!out.status.success(), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(":2: not a position record") && err.contains(why), "{bad}: {err}");
+        assert!(!err.contains("Traceback"), "{err}");
+    }
 }
 
 #[test]
-fn an_unknown_engine_option_is_reported() {
+fn an_engine_that_cannot_start_or_refuses_an_option_ends_the_run_with_a_message() {
     let set = extracted("option");
-    let out = tool(&["repeat", set.to_str().unwrap(), "--engine", BIN, "--depth", "2", "no_such_option=1"]);
+    let path = set.to_str().unwrap();
+    let out = tool(&["repeat", path, "--engine", BIN, "--depth", "2", "no_such_option=1"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("unknown option 'no_such_option'") && !err.contains("Traceback"), "{err}");
+    let out = tool(&["repeat", path, "--engine", "/nonexistent/engine", "--depth", "2"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("/nonexistent/engine") && !err.contains("Traceback"), "{err}");
+    // A known option after the flags reaches the engine: the run succeeds.
+    let out = tool(&["repeat", path, "--engine", BIN, "--depth", "2", "rfp_margin=120"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::remove_file(set).ok();
-    assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn extract_refuses_an_unknown_rule_set_and_an_illegal_move() {
+    for (label, game, why) in [
+        ("variant", GAME.replace("[Result", "[Variant \"nosuch\"]\n[Result"), "unknown rule set 'nosuch'"),
+        ("illegal", GAME.replace("i1i7", "i1i9"), "illegal move i1i9"),
+    ] {
+        let pgn = temp(&format!("{label}.pgn"));
+        std::fs::write(&pgn, game).unwrap();
+        let out = tool(&["extract", pgn.to_str().unwrap()]);
+        std::fs::remove_file(pgn).ok();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{label}");
+        assert!(err.contains("game 1") && err.contains(why) && !err.contains("Traceback"), "{label}: {err}");
+    }
 }
