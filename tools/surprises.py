@@ -53,6 +53,20 @@ def games_of(text):
     return games
 
 
+def counted_moves(white, black, fen, moves, drop, within, plies):
+    """(ply, mover, surprised) of each move of a game (`games_of`'s `moves`) that counts: its mover's score and
+    the mover's next one are both known, the first within `within` pawns of equal, the next move within the first
+    `plies` plies; `surprised` where the score fell by more than `drop` pawns between the two."""
+    # The first move is Han's where the start position has Han to move.
+    first = 1 if fen and fen.split()[1:2] == ["b"] else 0
+    for i in range(len(moves) - 2):
+        mover = white if (i + first) % 2 == 0 else black
+        before, after = moves[i][1], moves[i + 2][1]
+        if i + 2 >= plies or before is None or after is None or abs(before) > within:
+            continue
+        yield i, mover, before - after > drop
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("pgn", nargs="+")
@@ -76,16 +90,10 @@ def main():
             variant = args.variant or (tagged or "janggi").lower()
             if fen is None and pyffish is not None:
                 fen = pyffish.start_fen(variant)
-            # The first move is Han's where the start position has Han to move.
-            first = 1 if fen and fen.split()[1:2] == ["b"] else 0
             played = [m for m, _ in moves]
-            for i in range(len(moves) - 2):
-                mover = white if (i + first) % 2 == 0 else black
-                before, after = moves[i][1], moves[i + 2][1]
-                if i + 2 >= args.plies or before is None or after is None or abs(before) > args.within:
-                    continue
+            for i, mover, surprised in counted_moves(white, black, fen, moves, args.drop, args.within, args.plies):
                 stats[mover]["moves"] += 1
-                if before - after <= args.drop:
+                if not surprised:
                     continue
                 stats[mover]["surprises"] += 1
                 if pyffish is None:
