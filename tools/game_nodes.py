@@ -19,23 +19,15 @@ started with `--tune`, so search parameters may be given as options too.
 """
 import argparse
 import pathlib
-import re
 import sys
 
-from nnue_speed import games_of, parse_options, search_lines, start_with
+from nnue_speed import finished_iterations, games_of, parse_options, search_lines, start_with
 
 
 def finished_depths(lines):
-    """{depth: milliseconds} of the reports of finished iterations (exact score, a line) among `lines`; where a
-    depth is reported twice (several lines, a re-search) the last report counts."""
-    out = {}
-    for line in lines:
-        if not line.startswith("info ") or " pv " not in line or "bound" in line:
-            continue
-        depth, ms = re.search(r"\bdepth (\d+)", line), re.search(r"\btime (\d+)", line)
-        if depth and ms:
-            out[int(depth.group(1))] = int(ms.group(1))
-    return out
+    """{depth: milliseconds} of the reports of finished iterations among `lines`; where a depth is reported twice
+    (several lines, a re-search) the last report counts."""
+    return {depth: ms for depth, _, ms, _, _ in finished_iterations(lines) if ms is not None}
 
 
 def main():

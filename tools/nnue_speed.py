@@ -102,19 +102,37 @@ def search(e, fen, depth, moves=(), fresh=True):
     return nodes, secs
 
 
-def search_lines(e, fen, depth, moves=(), fresh=True):
-    """As `search`, with the engine's output lines of the search as a third value."""
+def search_lines(e, fen, depth, moves=(), fresh=True, limit=None):
+    """As `search`, with the engine's output lines from the position on (those before `readyok` too, where an
+    engine reports a position it refused) as a third value; `limit` replaces `depth D` as the `go` arguments."""
     if fresh:
         e.send("ucinewgame")
     e.send(f"position fen {fen} moves {' '.join(moves)}" if moves else f"position fen {fen}")
     e.send("isready")
-    e.until("readyok")
+    lines = e.until("readyok")
     start_time = time.perf_counter()
-    e.send(f"go depth {depth}")
-    lines = e.until("bestmove")
+    e.send(f"go {limit or f'depth {depth}'}")
+    lines += e.until("bestmove")
     secs = time.perf_counter() - start_time
     nodes = [int(m.group(1)) for l in lines for m in [re.search(r"\bnodes (\d+)", l)] if m]
     return (nodes[-1] if nodes else 0), secs, lines
+
+
+def finished_iterations(lines):
+    """(depth, nodes or None, milliseconds or None, first move, line) of each report of a finished iteration among
+    an engine's `lines`: an exact score (no bound), a line of moves, and of MultiPV's first line only."""
+    out = []
+    for line in lines:
+        if not line.startswith("info ") or " pv " not in line or re.search(r"\b(lower|upper)bound\b", line):
+            continue
+        multipv = re.search(r"\bmultipv (\d+)", line)
+        depth = re.search(r"\bdepth (\d+)", line)
+        pv = line.split(" pv ", 1)[1].split()
+        if (multipv and multipv.group(1) != "1") or not depth or not pv:
+            continue
+        nodes, ms = re.search(r"\bnodes (\d+)", line), re.search(r"\btime (\d+)", line)
+        out.append((int(depth.group(1)), nodes and int(nodes.group(1)), ms and int(ms.group(1)), pv[0], line))
+    return out
 
 
 def main():

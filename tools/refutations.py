@@ -39,7 +39,7 @@ import pathlib
 import re
 import sys
 
-from nnue_speed import parse_options, start_with
+from nnue_speed import finished_iterations, parse_options, search_lines, start_with
 from surprises import MOVE, counted_moves, games_of
 
 # A mate is worth more than any material: counted as this many centipawns (less its distance) for the judge.
@@ -134,36 +134,20 @@ def score_of(line):
     return MATE_CP - abs(value) if value > 0 else -(MATE_CP - abs(value))
 
 
-class Refused(Exception):
-    """The engine answered a position or a search with an error."""
-
-
-def search(engine, fen, moves, go):
-    """(bestmove or None, [(depth, nodes, first move, score) of each finished iteration of the first line]) of one
-    search from a fresh game of the position after `moves` from `fen`, `go` the arguments of the `go` command."""
+def search(engine, record, moves, go):
+    """(bestmove or None, [(depth, nodes, first move, score) of each finished iteration]) of one search from a fresh
+    game of the position after `moves` from the record's FEN, `go` the arguments of the `go` command; None, with a
+    message, where the engine refused the position or the search."""
     try:
-        engine.send("ucinewgame")
-        engine.send(f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else ""))
-        engine.send("isready")
-        lines = engine.until("readyok")
-        engine.send(f"go {go}")
-        lines += engine.until("bestmove")
+        _, _, lines = search_lines(engine, record["fen"], None, moves, fresh=True, limit=go)
     except OSError as e:
         sys.exit(f"the engine stopped answering: {e}")
     errors = [line for line in lines if line.startswith("info string error")]
     if errors:
-        raise Refused(errors[0])
-    iterations = []
-    for line in lines:
-        if not line.startswith("info ") or " pv " not in line or re.search(r"\b(lower|upper)bound\b", line):
-            continue
-        multipv = re.search(r"\bmultipv (\d+)", line)
-        if multipv and multipv.group(1) != "1":
-            continue
-        depth, nodes = re.search(r"\bdepth (\d+)", line), re.search(r"\bnodes (\d+)", line)
-        pv = line.split(" pv ", 1)[1].split()
-        if depth and nodes and pv:
-            iterations.append((int(depth.group(1)), int(nodes.group(1)), pv[0], score_of(line)))
+        print(f"{record['source']}: skipped: {errors[0]}", file=sys.stderr)
+        return None
+    iterations = [(depth, nodes, first, score_of(line))
+                  for depth, nodes, _, first, line in finished_iterations(lines) if nodes is not None]
     words = lines[-1].split()
     best = words[1] if len(words) > 1 and words[1] not in ("(none)", "0000") else None
     return best, iterations
@@ -185,12 +169,11 @@ def confirm(args):
     engine = engine_of(args)
     kept = 0
     for record in records:
-        try:
-            best, iterations = search(engine, record["fen"], [], limit_of(args))
-            _, move_iterations = search(engine, record["fen"], [], f"{limit_of(args)} searchmoves {record['move']}")
-        except Refused as e:
-            print(f"{record['source']}: skipped: {e}", file=sys.stderr)
+        free = search(engine, record, [], limit_of(args))
+        restricted = free and search(engine, record, [], f"{limit_of(args)} searchmoves {record['move']}")
+        if not restricted:
             continue
+        (best, iterations), (_, move_iterations) = free, restricted
         best_score = iterations[-1][3] if iterations else None
         move_score = move_iterations[-1][3] if move_iterations else None
         # A search restricted to the move must have searched it: an engine that ignored the restriction would
@@ -232,11 +215,10 @@ def solve(args):
     engine = engine_of(args)
     measured = []
     for record in records:
-        try:
-            best, iterations = search(engine, record["fen"], [record["move"]], f"nodes {args.nodes}")
-        except Refused as e:
-            print(f"{record['source']}: skipped: {e}", file=sys.stderr)
+        searched = search(engine, record, [record["move"]], f"nodes {args.nodes}")
+        if searched is None:
             continue
+        best, iterations = searched
         record["found_at"] = found_at(iterations, best, record["reply"])
         measured.append(record)
         if args.verbose:
@@ -254,11 +236,10 @@ def repeat(args):
     engine = engine_of(args)
     measured = []
     for record in records:
-        try:
-            best, _ = search(engine, record["fen"], [], limit_of(args))
-        except Refused as e:
-            print(f"{record['source']}: skipped: {e}", file=sys.stderr)
+        searched = search(engine, record, [], limit_of(args))
+        if searched is None:
             continue
+        best = searched[0]
         record["again"] = best == record["move"]
         measured.append(record)
         if args.verbose:
