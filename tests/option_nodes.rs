@@ -35,9 +35,9 @@ fn an_option_at_its_default_leaves_the_tree_as_it_was() {
 }
 
 #[test]
-fn pruning_at_principal_variation_nodes_changes_the_tree() {
-    let (base, pruned) = totals(&tool(&["prune_pv_quiets=1", "capture_history_prune=1"]));
-    assert!(pruned > 0 && pruned != base, "{base} {pruned}");
+fn sparing_principal_variation_nodes_from_pruning_changes_the_tree() {
+    let (base, spared) = totals(&tool(&["prune_pv_quiets=0", "capture_history_prune=0"]));
+    assert!(spared > 0 && spared != base, "{base} {spared}");
 }
 
 #[test]

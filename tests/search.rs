@@ -146,6 +146,9 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("iir_reduction", 2),
         ("iir_cut_nodes", 0),
         ("correction_max", 32),
+        ("lmr_pv_less", 2),
+        ("lmr_nonpv", 2),
+        ("lmr_ttpv_fail_low", 0),
     ] {
         params.set(name, value).unwrap();
     }
@@ -387,9 +390,11 @@ fn quiet_checks_at_quiescences_first_ply_see_a_mate_one_ply_sooner() {
 /// captures and evasions, early quiet moves punished when refuted, a cutoff's way back discouraged, entries
 /// saturating later), the ordering of quiet moves by the threats of lesser pieces, and four depth conditions (a root
 /// search that failed high searched again shallower, good early moves searched a ply deeper, nodes without a hash
-/// move reduced two plies, and only on principal variations) and a cap on the correction history's share of the
-/// static evaluation each change the tree of a middlegame search to a fixed depth: they are wired into the search,
-/// not only named.
+/// move reduced from depth 3 instead of the default 6, and at expected cutoffs too), a cap on the correction history's
+/// share of the static evaluation, and three reduction conditions (principal-variation nodes reduced as the table
+/// says, the other nodes a ply more, and former principal-variation nodes reduced less even where their hash entry
+/// says they fail low) each change the tree of a middlegame search to a fixed depth: they are wired into the
+/// search, not only named.
 #[test]
 fn each_history_ordering_and_depth_condition_changes_the_tree() {
     let fen = "r1ba1abnr/4k4/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2B2C1/4K4/RN1A1ABNR w - - 0 1";
@@ -410,9 +415,12 @@ fn each_history_ordering_and_depth_condition_changes_the_tree() {
         ("aspiration_fail_high_reduce", 1),
         ("lmr_extend", 1),
         ("cont_history_limit", 29952),
-        ("iir_reduction", 2),
-        ("iir_cut_nodes", 0),
+        ("iir_min_depth", 3),
+        ("iir_cut_nodes", 1),
         ("correction_max", 32),
+        ("lmr_pv_less", 0),
+        ("lmr_nonpv", 1),
+        ("lmr_ttpv_fail_low", 0),
     ] {
         assert_ne!(nodes(Some(option)), base, "{option:?} left the tree as it was");
     }

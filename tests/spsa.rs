@@ -57,7 +57,7 @@ fn the_tune_flag_offers_the_parameters_as_options_that_reach_the_search() {
     let (plain, handshake) = nodes_at_depth(&[], &[]);
     assert!(!handshake.iter().any(|l| l.contains("rfp_margin")), "hidden without --tune");
     let (tuned_default, handshake) = nodes_at_depth(&["--tune"], &[]);
-    assert!(handshake.contains(&"option name rfp_margin type spin default 80 min 20 max 200".to_string()));
+    assert!(handshake.contains(&"option name rfp_margin type spin default 103 min 20 max 200".to_string()));
     assert_eq!(plain, tuned_default, "the options' defaults are the engine's values");
     let (changed, _) = nodes_at_depth(&["--tune"], &["setoption name lmr_base_pct value 200"]);
     assert_ne!(changed, plain, "a changed parameter changes the search");

@@ -161,6 +161,11 @@ macro_rules! search_params {
     };
 }
 
+// The defaults of the pruning, reduction, extension and quiescence numbers below are Fairy-Stockfish's, taken as
+// one set: each of them, tried alone against the values before it, had scored no better (the notes on each say
+// how), but together they made the search's shape Fairy-Stockfish's (principal variations searched deeper, the
+// rest pruned harder) and scored better against Fairy-Stockfish with the same net than those values had (the
+// README, "Strength").
 search_params! {
     /// Aspiration windows: start after this depth with this half-width, widening by half again on each failure.
     aspiration_min_depth = 4, 1, 10, 1;
@@ -172,23 +177,23 @@ search_params! {
     /// `lmr_extend`, where the shipped build scored 35-65 in 100.
     aspiration_fail_high_reduce = 0, 0, 1, 1;
     /// Reverse futility pruning: a node whose static evaluation beats beta by this margin per ply is cut.
-    rfp_max_depth = 7, 2, 12, 1;
-    rfp_margin = 80, 20, 200, 10;
-    rfp_improving_margin = 60, 10, 200, 10;
+    rfp_max_depth = 8, 2, 12, 1;
+    rfp_margin = 103, 20, 200, 10;
+    rfp_improving_margin = 103, 10, 200, 10;
     /// ... less this flat amount where the side to move is improving.
-    rfp_improving_flat = 0, 0, 300, 10;
+    rfp_improving_flat = 103, 0, 300, 10;
     /// Null-move pruning: the null move is searched `base + depth / divisor` plies shallower, more where the
     /// evaluation beats beta by much. Fairy-Stockfish's depth term (4 and 3 here: 2 plies more at depth 16)
     /// scored 43-57 (-49.0 ± 69.8) against Fairy-Stockfish with the same net at 10+0.1, where 3 and 4 score 52%.
     nmp_min_depth = 3, 1, 8, 1;
-    nmp_base_reduction = 3, 1, 6, 1;
-    nmp_depth_divisor = 4, 2, 8, 1;
-    nmp_eval_divisor = 200, 50, 600, 25;
+    nmp_base_reduction = 4, 1, 6, 1;
+    nmp_depth_divisor = 3, 2, 8, 1;
+    nmp_eval_divisor = 100, 50, 600, 25;
     /// ... and only where the static evaluation itself is no further than this below beta (a stored bound may
     /// lift the evaluation the null move is judged by).
-    nmp_static_margin = 60, -300, 300, 10;
+    nmp_static_margin = -76, -300, 300, 10;
     /// ... plus this much per ply of depth (deep nodes try the null move further below beta).
-    nmp_static_per_depth = 0, 0, 40, 2;
+    nmp_static_per_depth = 10, 0, 40, 2;
     /// Without passes (janggibasic, janggistrict) zugzwang exists: null moves are verified at this depth and above.
     nmp_verify_depth = 10, 4, 20, 1;
     /// Razoring: at low depth, a static evaluation far below alpha drops into quiescence.
@@ -196,22 +201,22 @@ search_params! {
     razor_margin = 300, 100, 800, 30;
     /// Futility pruning of quiet moves at low depth.
     futility_max_depth = 6, 2, 12, 1;
-    futility_base = 100, 20, 300, 10;
-    futility_per_depth = 90, 20, 250, 10;
+    futility_base = 84, 20, 300, 10;
+    futility_per_depth = 75, 20, 250, 10;
     /// Futility pruning of quiet moves judges each by the depth it would be searched to after its late-move
-    /// reduction (1), or by the node's depth (0). With the margins as they are: 8.5% fewer nodes to depth 12,
-    /// 124-116 (+11.6 ± 44.2) in 240 games at 5+0.05, not enough to turn it on.
-    futility_lmr_depth = 0, 0, 1, 1;
+    /// reduction (1), or by the node's depth (0). With the margins of the time (100 and 90): 8.5% fewer nodes to
+    /// depth 12, 124-116 (+11.6 ± 44.2) in 240 games at 5+0.05, not enough to turn it on alone.
+    futility_lmr_depth = 1, 0, 1, 1;
     /// Late move pruning: quiet moves after this many (plus depth squared) are skipped at low depth.
     lmp_max_depth = 8, 2, 16, 1;
     lmp_base = 3, 1, 10, 1;
     /// ... counting every move tried before (hash move and captures too: 1) or only the quiet ones (0). Counting
     /// all took 9% off the nodes to depth 13 and scored 185-187 (-1.9 ± 35.4) at 5+0.05.
-    lmp_count_all = 0, 0, 1, 1;
+    lmp_count_all = 1, 0, 1, 1;
     /// Quiet moves at principal-variation nodes are pruned as at other nodes (late moves, futility, history,
     /// continuation history: 1), as Fairy-Stockfish prunes them, or never (0). On: 19% fewer nodes to depth 12
     /// (`tools/option_nodes.py`), yet 12-21 in 33 games against Fairy-Stockfish with the same net at 10+0.1.
-    prune_pv_quiets = 0, 0, 1, 1;
+    prune_pv_quiets = 1, 0, 1, 1;
     /// Late move reductions from this depth: r = base + ln(depth) * ln(move number) / divisor, base and divisor
     /// given in hundredths.
     lmr_min_depth = 3, 1, 6, 1;
@@ -228,12 +233,23 @@ search_params! {
     /// net at 10+0.1, where the shipped build scored 35-65 just before; then 21-40 in 61 (stopped).
     lmr_extend = 0, 0, 1, 1;
     /// Quiet moves at nodes on a principal variation, now or when last searched, are reduced this much less.
-    lmr_ttpv = 0, 0, 3, 1;
+    lmr_ttpv = 2, 0, 3, 1;
+    /// ... except, where this is 1, at a principal-variation node whose hash entry, searched as deep or deeper,
+    /// says it fails low: there the search is about to look elsewhere, as Fairy-Stockfish's "likely fail low".
+    lmr_ttpv_fail_low = 1, 0, 1, 1;
+    /// Quiet moves off the principal variation are reduced this much more than on it.
+    lmr_nonpv = 0, 0, 2, 1;
+    /// Quiet moves at principal-variation nodes are reduced this much less than the table says (with `lmr_nonpv`
+    /// 0, `lmr_ttpv` 2, `lmr_cut_quiet` 1 and `lmr_stable_root` 1: Fairy-Stockfish's shape of reductions, a
+    /// principal variation searched about three plies deeper than the table, expected cutoffs two plies shallower).
+    /// Those five and `lmr_ttpv_fail_low` alone, the rest as before: 1.50 times the nodes to depth 12
+    /// (`tools/option_nodes.py`) and 10-20 in 30 games against Fairy-Stockfish with the same net at 10+0.1 (stopped).
+    lmr_pv_less = 1, 0, 2, 1;
     /// Quiet moves at expected cutoffs are reduced this much more (on top of the one ply every move there gets).
-    lmr_cut_quiet = 0, 0, 2, 1;
+    lmr_cut_quiet = 1, 0, 2, 1;
     /// Nodes off the principal variation are reduced one ply more while the root's best move has changed at most
     /// twice in the iteration (1; 0: never).
-    lmr_stable_root = 0, 0, 1, 1;
+    lmr_stable_root = 1, 0, 1, 1;
     /// A reduced quiet move searched again at full depth gets a continuation-history bonus if it beat alpha there,
     /// a malus if not (1; 0: no update).
     lmr_research_history = 0, 0, 1, 1;
@@ -265,7 +281,7 @@ search_params! {
     /// Quiet moves are reduced one ply less where the opponent's move that led here came this late or later in
     /// its node's order (an unexpected move: this node's ordering knows less; 0: never).
     /// At 16: 5.5% fewer nodes to depth 12, yet 108-132 (-34.9 ± 44.4) in 240 games at 5+0.05.
-    lmr_opp_late_move = 0, 0, 60, 2;
+    lmr_opp_late_move = 14, 0, 60, 2;
     /// Futility pruning of captures off the principal variation at depth up to `futility_max_depth`: a capture
     /// whose victim, with this margin plus `capture_futility_per_depth` a ply, still leaves the static evaluation
     /// at or below alpha is skipped (0: never; 200 added 2% to the nodes to depth 13, not played in games).
@@ -274,38 +290,38 @@ search_params! {
     /// Captures whose capture history is negative are pruned where their late-move-reduced depth is below one
     /// ply (1), as Fairy-Stockfish prunes them, or kept for the exchange test (0). On: 14% fewer nodes to depth
     /// 12, yet 7-16 in 23 games against Fairy-Stockfish with the same net at 10+0.1.
-    capture_history_prune = 0, 0, 1, 1;
+    capture_history_prune = 1, 0, 1, 1;
     /// Principal-variation nodes search their remaining moves a ply shallower once a move has raised alpha
     /// (at `ALPHA_RAISE_DEPTHS`; 1; 0: never). Alone it took 20% off the nodes to depth 13; see `lmr_cutoff_count`
     /// for the two together in games.
     alpha_raise_reduce = 0, 0, 1, 1;
     /// Captures are reduced by this percentage of a quiet move's table reduction where the node is not and was
     /// not on a principal variation, or is an expected cutoff (0: captures are never reduced).
-    lmr_capture_pct = 0, 0, 150, 10;
+    lmr_capture_pct = 100, 0, 150, 10;
     /// Check extensions stop once the extensions on a path reach this share of the depth searched.
     max_extension_plies = 16, 4, 32, 1;
     /// ... and only from this depth (1: at every depth; from depth 7 alone lost 53-62 in self-play at 5+0.05).
     /// From depth 7 with `check_extension_eval_margin` 50, as Fairy-Stockfish extends checks: 118-82 and then,
     /// with quiescence testing repetition, 106-94 in 200 games each against Fairy-Stockfish with the same net at
-    /// 10+0.1, but 84-116 (-56.1 ± 49.1) in self-play at 5+0.05 against the build before: off.
-    check_extension_min_depth = 1, 1, 16, 1;
+    /// 10+0.1, but 84-116 (-56.1 ± 49.1) in self-play at 5+0.05 against the build before: off alone.
+    check_extension_min_depth = 7, 1, 16, 1;
     /// ... and only where the static evaluation is at least this far from equal (0: everywhere).
-    check_extension_eval_margin = 0, 0, 300, 10;
+    check_extension_eval_margin = 50, 0, 300, 10;
     /// Static exchange pruning of captures in quiescence and of losing captures at low depth.
     qs_delta_margin = 200, 50, 500, 20;
     /// Quiescence: after this many captures tried at a node not in check, a further capture is searched only if it
     /// checks (0: no limit). With 2 and the next three options at 1, 1 and 5 (Fairy-Stockfish's quiescence limits)
     /// it took 5% off the nodes to depth 13 and lost 95-105 (-17 ± 49) at 5+0.05.
-    qs_capture_limit = 0, 0, 8, 1;
+    qs_capture_limit = 2, 0, 8, 1;
     /// Quiescence: where the stand-pat score plus the delta margin stays at or below alpha, captures that do not win
     /// material are skipped (1).
-    qs_futility_see = 0, 0, 1, 1;
+    qs_futility_see = 1, 0, 1, 1;
     /// Quiescence: a stored score bounding the static evaluation in the right direction replaces it as the stand-pat
     /// score, and a stand-pat cutoff is stored (1).
-    qs_tt_stand_pat = 0, 0, 1, 1;
+    qs_tt_stand_pat = 1, 0, 1, 1;
     /// Quiescence: from this many plies into it, only recaptures on the last move's point are searched (0: all
     /// captures at every ply).
-    qs_recapture_ply = 0, 0, 12, 1;
+    qs_recapture_ply = 5, 0, 12, 1;
     /// Quiescence: at its first ply (not in check), quiet moves that give check are searched after the captures,
     /// unless they lose the checking piece by exchange (1; 0: captures only). Fairy-Stockfish's quiescence does
     /// the same. On: 6.8% more nodes and 17% more time to depth 12 (`tools/option_nodes.py`), and 16-33 in 49
@@ -328,7 +344,7 @@ search_params! {
     /// Fairy-Stockfish prunes captures (0: the quadratic `see_capture_margin` up to depth 6 only). At 120 (13%
     /// fewer nodes to depth 13): 29-38 (-47.0 ± 85.7) in 67 games against Fairy-Stockfish with the same net at
     /// 10+0.1.
-    see_capture_linear = 0, 0, 400, 10;
+    see_capture_linear = 105, 0, 400, 10;
     /// The history bonus of a quiet move that cut off: `square` × depth² + `per_depth` × depth − `offset`, at
     /// most the maximum (and at least 0). A square term gives shallow cutoffs little weight and deep ones more.
     history_bonus_per_depth = 300, 50, 800, 25;
@@ -354,7 +370,7 @@ search_params! {
     /// At 100 (the weight Fairy-Stockfish gives it): 43-57 (-49.0 ± 69.8) in 100 games at 5+0.05; with
     /// `continuation_far` 1 (Fairy-Stockfish's order of quiet moves) 44-56 against Fairy-Stockfish with the same
     /// net at 10+0.1, as the defaults scored in the 100 games before.
-    order_cont1_extra_pct = 0, 0, 200, 25;
+    order_cont1_extra_pct = 100, 0, 200, 25;
     /// Quiet moves that take a piece off a point where a lesser enemy piece attacks it, to a point where none
     /// does (judged on the board before the move), are ordered this many history points higher, and quiet moves
     /// onto such a point half this much lower (0: off; ours, after Stockfish's later ordering by threats). At
@@ -362,7 +378,7 @@ search_params! {
     /// Fairy-Stockfish with the same net at 10+0.1 (the attacks then found for every list ordered, quiet or not).
     order_threat_bonus = 0, 0, 32768, 2048;
     /// Continuation history also after the moves four and six plies back (1), or only one and two (0).
-    continuation_far = 0, 0, 1, 1;
+    continuation_far = 1, 0, 1, 1;
     /// The continuation history after a capture or a check evasion is a table of its own, four in all (1, as
     /// Fairy-Stockfish keys its own), or one table serves every move (0). On: 7.8% fewer nodes along six games
     /// (`tools/game_nodes.py`), yet 23-32 in 55 games against Fairy-Stockfish with the same net at 10+0.1.
@@ -398,11 +414,13 @@ search_params! {
     /// How much of a capture's history (percent) is added to its victim-and-attacker ordering score.
     capture_history_weight_pct = 0, 0, 200, 10;
     /// Singular extensions: from this depth, the hash move is extended when all others fail a search with a window
-    /// this far (in eighths of a centipawn per ply) below its score.
-    singular_min_depth = 7, 4, 12, 1;
+    /// this far (in eighths of a centipawn per ply) below its score. Fairy-Stockfish starts at depth 5 where a
+    /// side has one king (a general); from depth 5 alone (the margin 16): 20-27 in 47 games against it with the same
+    /// net at 10+0.1 (stopped).
+    singular_min_depth = 5, 4, 12, 1;
     /// ... the margin: eighths of a centipawn per ply. At 8 (Fairy-Stockfish's margin in centipawns): 9.8% more
     /// nodes along six games, 16-31 in 47 games against Fairy-Stockfish with the same net at 10+0.1.
-    singular_margin = 16, 4, 64, 2;
+    singular_margin = 8, 4, 64, 2;
     /// A hash move singular by this much more (centipawns) off the principal variation is extended two plies, at
     /// most `MAX_DOUBLE_EXTENSIONS` times on a path (0: never).
     singular_double_margin = 0, 0, 200, 5;
@@ -413,7 +431,7 @@ search_params! {
     singular_second_cut = 0, 0, 1, 1;
     /// ProbCut: from this depth, a capture whose reduced search beats beta by this margin cuts the node.
     probcut_min_depth = 5, 3, 10, 1;
-    probcut_margin = 180, 50, 400, 10;
+    probcut_margin = 100, 50, 400, 10;
     /// History pruning: quiet moves whose history is below minus this much per ply are skipped at this depth or
     /// less.
     history_prune_depth = 3, 1, 6, 1;
@@ -436,12 +454,12 @@ search_params! {
     correction_max = 0, 0, 256, 8;
     /// Internal iterative reduction: principal-variation nodes and expected cutoffs without a hash move at this
     /// depth or more are searched `iir_reduction` plies less.
-    iir_min_depth = 4, 2, 10, 1;
-    iir_reduction = 1, 1, 3, 1;
+    iir_min_depth = 6, 2, 10, 1;
+    iir_reduction = 2, 1, 3, 1;
     /// ... expected cutoffs too (1), or only principal-variation nodes (0; Fairy-Stockfish reduces those alone,
     /// by 2 from depth 6). As Fairy-Stockfish's (6, 2, 0): 13.2% more nodes along six games at depth 13, and
     /// 18-35 in 53 games against Fairy-Stockfish with the same net at 10+0.1.
-    iir_cut_nodes = 1, 0, 1, 1;
+    iir_cut_nodes = 0, 0, 1, 1;
     /// Root move ordering: after the best move of the last iteration, the root's moves are tried in the order of
     /// any node's moves (lines scored exactly before, then captures, killers and history) instead of the order they
     /// were generated in (1; 0: generation order). With `root_lmr_from` 3 it won 109-91 (+31.4 ± 48.7) at 5+0.05.

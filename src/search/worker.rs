@@ -950,6 +950,11 @@ impl<'a> Worker<'a> {
         let tt_capture = !tt_move.is_none() && self.is_capture(tt_move);
         let mut scores = self.order(&moves, tt_move, ply, previous);
 
+        // A principal-variation node whose hash entry, as deep as this search, bounds its value from above (an
+        // upper bound or an exact score): Fairy-Stockfish's "likely fail low".
+        let likely_fail_low = pv_node
+            && !tt_move.is_none()
+            && tt.is_some_and(|e| matches!(e.bound, Bound::Upper | Bound::Exact) && e.depth >= depth);
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
@@ -1090,8 +1095,10 @@ impl<'a> Worker<'a> {
                         r = r * self.tuning.lmr_capture_pct / 100 + i32::from(cut) - i32::from(gives_check);
                         r -= self.history.capture(key) / self.tuning.lmr_history_divisor;
                     } else {
-                        r += i32::from(!pv_node) + i32::from(!improving) + i32::from(cut) + i32::from(tt_capture);
-                        r -= i32::from(killer) + i32::from(gives_check) + self.tuning.lmr_ttpv * i32::from(tt_pv);
+                        r += self.tuning.lmr_nonpv * i32::from(!pv_node) - self.tuning.lmr_pv_less * i32::from(pv_node);
+                        r += i32::from(!improving) + i32::from(cut) + i32::from(tt_capture);
+                        let ttpv_less = tt_pv && !(self.tuning.lmr_ttpv_fail_low != 0 && likely_fail_low);
+                        r -= i32::from(killer) + i32::from(gives_check) + self.tuning.lmr_ttpv * i32::from(ttpv_less);
                         // The move is made: its piece-to name was recorded by `make`.
                         let h =
                             history.unwrap_or_else(|| self.quiet_history(side, m, self.played_piece_to[ply], context));
