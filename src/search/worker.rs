@@ -797,7 +797,13 @@ impl<'a> Worker<'a> {
             } else {
                 self.tuning.rfp_margin * depth
             };
-            if prune && depth <= self.tuning.rfp_max_depth && eval - margin >= beta && eval < MATE_BOUND {
+            // (Not where beta is a mated score: a static evaluation beats it without showing an escape.)
+            if prune
+                && depth <= self.tuning.rfp_max_depth
+                && eval - margin >= beta
+                && eval < MATE_BOUND
+                && beta > -MATE_BOUND
+            {
                 return eval;
             }
             // Razoring.
@@ -988,8 +994,11 @@ impl<'a> Worker<'a> {
                         }
                         // Futility pruning.
                         let futility_depth = if self.tuning.futility_lmr_depth != 0 { lmr_depth.max(0) } else { depth };
+                        // (Never against a mate score: no static evaluation reaches it, and the move may be the
+                        // quicker mate the search is looking for.)
                         if futility_depth <= self.tuning.futility_max_depth
                             && !in_check
+                            && alpha.abs() < MATE_BOUND
                             && static_eval + self.tuning.futility_base + self.tuning.futility_per_depth * futility_depth
                                 <= alpha
                             && !killer
