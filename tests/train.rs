@@ -177,7 +177,9 @@ fn init_continues_a_net_instead_of_a_fresh_model() {
     let mut all = vec![data, "--init", "janggi-first.nnue", "--epochs", "1", "--dir", "again", "--out", "same.nnue"];
     all.extend_from_slice(&still);
     let continued = table(&ok(train(&dir, &all)));
-    assert!(continued[0].val_loss < fresh[0].val_loss, "fresh {fresh:?}, continued {continued:?}");
+    // The training loss says where a run starts (on a set this small the held-out loss of a fresh model can be
+    // lowest after its first epoch, the net then fitting its training positions more closely than the others).
+    assert!(continued[0].train_loss < fresh[0].train_loss, "fresh {fresh:?}, continued {continued:?}");
     let body = |p: &str| {
         let bytes = std::fs::read(dir.join(p)).unwrap();
         bytes[bytes.len() - BODY_BYTES..].to_vec()
