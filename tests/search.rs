@@ -75,7 +75,8 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
 /// history, a second cut where the hash move is not singular, continuation history kept apart after captures and
 /// evasions, early quiet moves punished when refuted, a cutoff's way back discouraged, root fail highs searched
 /// shallower, good early moves searched a ply deeper, continuation history saturating later, internal iterative
-/// reduction of two plies on principal variations alone from depth 6), and four of ours (quiet moves that threaten
+/// reduction of two plies on principal variations alone from depth 6, its null-move conditions, its count of late
+/// moves, its exchange test of quiet moves, quiet checks spared pruning, no razoring and no history pruning), and four of ours (quiet moves that threaten
 /// a more valuable piece reduced less and kept from pruning, quiet moves ordered by the threats of lesser pieces,
 /// the correction history's share of the evaluation capped): forced mates are still found in the fewest moves, and
 /// a position with the side to move in check at the root still gets a legal move.
@@ -149,6 +150,15 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("lmr_pv_less", 2),
         ("lmr_nonpv", 2),
         ("lmr_ttpv_fail_low", 0),
+        ("nmp_ttpv_margin", 81),
+        ("nmp_improving_margin", 11),
+        ("nmp_eval_over_static", 1),
+        ("nmp_min_depth", 1),
+        ("lmp_fs_count", 1),
+        ("see_quiet_quad", 30),
+        ("razor_max_depth", 0),
+        ("history_prune_depth", 0),
+        ("prune_keep_checks", 1),
     ] {
         params.set(name, value).unwrap();
     }
@@ -393,8 +403,11 @@ fn quiet_checks_at_quiescences_first_ply_see_a_mate_one_ply_sooner() {
 /// move reduced from depth 3 instead of the default 6, and at expected cutoffs too), a cap on the correction history's
 /// share of the static evaluation, and three reduction conditions (principal-variation nodes reduced as the table
 /// says, the other nodes a ply more, and former principal-variation nodes reduced less even where their hash entry
-/// says they fail low) each change the tree of a middlegame search to a fixed depth: they are wired into the
-/// search, not only named.
+/// says they fail low), Fairy-Stockfish's null-move conditions (a higher bar on former principal variations, a
+/// lower one where improving, no null move where a stored bound sits below the static evaluation), its count of
+/// late moves, its exchange test of quiet moves by their reduced depth, its sparing of quiet checks, and razoring
+/// turned off each change the tree of a middlegame search to a fixed depth: they are wired into the search, not
+/// only named.
 #[test]
 fn each_history_ordering_and_depth_condition_changes_the_tree() {
     let fen = "r1ba1abnr/4k4/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2B2C1/4K4/RN1A1ABNR w - - 0 1";
@@ -421,6 +434,13 @@ fn each_history_ordering_and_depth_condition_changes_the_tree() {
         ("lmr_pv_less", 0),
         ("lmr_nonpv", 1),
         ("lmr_ttpv_fail_low", 0),
+        ("nmp_ttpv_margin", 81),
+        ("nmp_improving_margin", 11),
+        ("nmp_eval_over_static", 1),
+        ("lmp_fs_count", 1),
+        ("see_quiet_quad", 30),
+        ("razor_max_depth", 0),
+        ("prune_keep_checks", 1),
     ] {
         assert_ne!(nodes(Some(option)), base, "{option:?} left the tree as it was");
     }

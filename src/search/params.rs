@@ -23,6 +23,12 @@ pub const CLAMP_CP: i32 = 1000;
 /// Double singular extensions allowed on one path from the root.
 pub const MAX_DOUBLE_EXTENSIONS: u8 = 3;
 
+/// Fairy-Stockfish's units to a soldier (its `PawnValueEg`): `see_quiet_quad` is given in its units and applied
+/// in centipawns.
+pub const FS_UNITS_PER_SOLDIER: i32 = 208;
+/// `see_quiet_quad`'s reduced depth counts for at most this much in the first factor.
+pub const SEE_QUIET_QUAD_DEPTH_CAP: i32 = 18;
+
 /// `lmr_cutoff_count` applies where the children searched so far cut off more than this many times.
 pub const CUTOFF_COUNT_OVER: u32 = 3;
 /// `lmr_extend` applies to a node's first this many moves.
@@ -194,10 +200,23 @@ search_params! {
     nmp_static_margin = -76, -300, 300, 10;
     /// ... plus this much per ply of depth (deep nodes try the null move further below beta).
     nmp_static_per_depth = 10, 0, 40, 2;
+    /// ... plus this much at nodes on a principal variation now or before (0: no difference; Fairy-Stockfish's
+    /// 168 units are 81 cp): such nodes decide the result, and a null move there skips the search that shows it.
+    /// This, the next two, `lmp_fs_count`, `see_quiet_quad` and seven more of its values as one set (the README,
+    /// "Strength"): 39-63 in 102 games against Fairy-Stockfish with the same net at 10+0.1.
+    nmp_ttpv_margin = 0, 0, 200, 10;
+    /// ... less this much where the side to move is improving (0: no difference; Fairy-Stockfish's 22 units are
+    /// 11 cp).
+    nmp_improving_margin = 0, 0, 60, 5;
+    /// ... and only where the evaluation the null move is judged by (the static one or a stored bound) is no
+    /// lower than the static evaluation (1), as Fairy-Stockfish asks: a stored upper bound below the static
+    /// evaluation says the position is worse than it looks (0: no such test).
+    nmp_eval_over_static = 0, 0, 1, 1;
     /// Without passes (janggibasic, janggistrict) zugzwang exists: null moves are verified at this depth and above.
     nmp_verify_depth = 10, 4, 20, 1;
-    /// Razoring: at low depth, a static evaluation far below alpha drops into quiescence.
-    razor_max_depth = 3, 1, 6, 1;
+    /// Razoring: at low depth, a static evaluation far below alpha drops into quiescence (0: never;
+    /// Fairy-Stockfish's search has none).
+    razor_max_depth = 3, 0, 6, 1;
     razor_margin = 300, 100, 800, 30;
     /// Futility pruning of quiet moves at low depth.
     futility_max_depth = 6, 2, 12, 1;
@@ -213,6 +232,10 @@ search_params! {
     /// ... counting every move tried before (hash move and captures too: 1) or only the quiet ones (0). Counting
     /// all took 9% off the nodes to depth 13 and scored 185-187 (-1.9 ± 35.4) at 5+0.05.
     lmp_count_all = 1, 0, 1, 1;
+    /// ... and the threshold is Fairy-Stockfish's (1): the move's number, counted from 1, at least
+    /// (`lmp_base` + depth squared) / 2, or the whole of it where improving; (0: `lmp_base` + depth squared / 2,
+    /// or depth squared where improving, moves tried before).
+    lmp_fs_count = 0, 0, 1, 1;
     /// Quiet moves at principal-variation nodes are pruned as at other nodes (late moves, futility, history,
     /// continuation history: 1), as Fairy-Stockfish prunes them, or never (0). On: 19% fewer nodes to depth 12
     /// (`tools/option_nodes.py`), yet 12-21 in 33 games against Fairy-Stockfish with the same net at 10+0.1.
@@ -273,6 +296,11 @@ search_params! {
     /// the same net (the defaults 22-28), but 70-82 in 152 games at 10+0.1: the threats a shallow search prunes
     /// away, a deep one finds anyway.
     prune_keep_threats = 0, 0, 1, 1;
+    /// Quiet moves that give check are spared futility, history and continuation-history pruning, and held to the
+    /// captures' exchange test instead of the quiet moves' (1), as Fairy-Stockfish spares them; late-move pruning
+    /// still applies (0: pruned as any quiet move). On: 10-33 in 43 games against Fairy-Stockfish with the same net
+    /// at 10+0.1, in a period when the defaults scored 8-23 in 31.
+    prune_keep_checks = 0, 0, 1, 1;
     /// Late moves are reduced this much more where the children searched so far cut off more than
     /// `CUTOFF_COUNT_OVER` times (a node whose replies keep refuting its moves is likely to fail low whatever it
     /// tries; 0: no difference).
@@ -336,9 +364,14 @@ search_params! {
     qs_evasion_prune = 0, 0, 2, 1;
     /// Exchanges value the pieces as the evaluation does (`SEE_VALUE_EVAL`: 1) or as `SEE_VALUE` (0), in move
     /// order, exchange pruning, quiescence's delta pruning and ProbCut. 5.8% more nodes to depth 13 with the
-    /// margins unchanged.
+    /// margins unchanged. With Fairy-Stockfish's margins (in these units), 25-73 in 98 games against it with the
+    /// same net at 10+0.1, where the defaults scored 17-17 in the same round robin.
     see_eval_values = 0, 0, 1, 1;
     see_quiet_margin = -60, -200, 0, 10;
+    /// Quiet moves are pruned at any depth where they lose more than (this - min(reduced depth, 18)) x reduced depth
+    /// squared by exchange, in Fairy-Stockfish's units (its 30; 208 to a soldier, converted to centipawns), the
+    /// reduced depth being the depth after the move's late-move reduction (0: `see_quiet_margin` a ply to depth 6).
+    see_quiet_quad = 0, 0, 60, 2;
     see_capture_margin = -100, -300, 0, 10;
     /// Captures are pruned where they lose more than this much per ply of depth by exchange, at any depth, as
     /// Fairy-Stockfish prunes captures (0: the quadratic `see_capture_margin` up to depth 6 only). At 120 (13%
@@ -434,7 +467,7 @@ search_params! {
     probcut_margin = 100, 50, 400, 10;
     /// History pruning: quiet moves whose history is below minus this much per ply are skipped at this depth or
     /// less.
-    history_prune_depth = 3, 1, 6, 1;
+    history_prune_depth = 3, 0, 6, 1;
     history_prune_margin = 4000, 1000, 12000, 250;
     /// Continuation-history pruning: a quiet move whose continuation history after each of the last two moves is
     /// negative is skipped where its reduced depth (depth - 1 - its late-move reduction) is below this (0: never;

@@ -40,6 +40,15 @@ pub(super) struct ThreadResult {
     pub lines: Vec<(i32, Vec<Move>)>,
 }
 
+/// Why the pruning tests of quiet moves would skip a move: late-move pruning, or one of the tests that judge a move
+/// hopeless by the static evaluation or the histories.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum QuietPrune {
+    Keep,
+    Late,
+    Hopeless,
+}
+
 /// The table key of a position from its board key: a position reached by a pass is marked apart.
 #[inline(always)]
 fn marked_after_pass(key: u64, after_pass: bool) -> u64 {
@@ -818,7 +827,11 @@ impl<'a> Worker<'a> {
             if !ablation.nmp
                 && depth >= self.tuning.nmp_min_depth
                 && eval >= beta
-                && static_eval >= beta - self.tuning.nmp_static_margin - self.tuning.nmp_static_per_depth * depth
+                && static_eval
+                    >= beta - self.tuning.nmp_static_margin - self.tuning.nmp_static_per_depth * depth
+                        + self.tuning.nmp_ttpv_margin * i32::from(tt_pv)
+                        - self.tuning.nmp_improving_margin * i32::from(improving)
+                && (self.tuning.nmp_eval_over_static == 0 || eval >= static_eval)
                 && !self.played[ply.saturating_sub(1)].is_none()
                 && self.has_pieces_beyond_soldiers()
             {
@@ -987,10 +1000,14 @@ impl<'a> Worker<'a> {
                     let pruned = 'quiet_pruning: {
                         // Late move pruning.
                         let tried = if self.tuning.lmp_count_all != 0 { i } else { quiets_tried.len() };
-                        if depth <= self.tuning.lmp_max_depth
-                            && tried as i32 >= self.tuning.lmp_base + depth * depth / if improving { 1 } else { 2 }
-                        {
-                            break 'quiet_pruning true;
+                        let late = if self.tuning.lmp_fs_count != 0 {
+                            // The move's number from 1 against (base + depth²) / (2 - improving).
+                            i as i32 + 1 >= (self.tuning.lmp_base + depth * depth) / if improving { 1 } else { 2 }
+                        } else {
+                            tried as i32 >= self.tuning.lmp_base + depth * depth / if improving { 1 } else { 2 }
+                        };
+                        if depth <= self.tuning.lmp_max_depth && late {
+                            break 'quiet_pruning QuietPrune::Late;
                         }
                         // Futility pruning.
                         let futility_depth = if self.tuning.futility_lmr_depth != 0 { lmr_depth.max(0) } else { depth };
@@ -1003,7 +1020,7 @@ impl<'a> Worker<'a> {
                                 <= alpha
                             && !killer
                         {
-                            break 'quiet_pruning true;
+                            break 'quiet_pruning QuietPrune::Hopeless;
                         }
                         let to = self.piece_to(m);
                         // History pruning: quiet moves that keep failing here are not worth a look at low depth.
@@ -1011,22 +1028,31 @@ impl<'a> Worker<'a> {
                             let h = self.quiet_history(side, m, to, context);
                             history = Some(h);
                             if h < -self.tuning.history_prune_margin * depth {
-                                break 'quiet_pruning true;
+                                break 'quiet_pruning QuietPrune::Hopeless;
                             }
                         }
                         // Continuation-history pruning: a quiet move that has done badly after both of the last
                         // two moves, where it would be searched shallow anyway.
-                        self.tuning.conthist_prune_depth > 0
+                        if self.tuning.conthist_prune_depth > 0
                             && !killer
                             && lmr_depth < self.tuning.conthist_prune_depth
                             && self.history.failed_after_both(context, to)
+                        {
+                            break 'quiet_pruning QuietPrune::Hopeless;
+                        }
+                        QuietPrune::Keep
                     };
                     // A move that would attack a piece worth more than its own is kept where `prune_keep_threats`
-                    // says so: its point is the reply it forces, which none of the measures above can see.
-                    if pruned
+                    // says so: its point is the reply it forces, which none of the measures above can see. A check
+                    // is kept from all but late-move pruning where `prune_keep_checks` says so, as Fairy-Stockfish
+                    // keeps it: the static evaluation and the histories cannot see what a forced reply gives up.
+                    if pruned != QuietPrune::Keep
                         && (self.tuning.prune_keep_threats == 0
                             || m.is_pass()
                             || !self.quiet_threatens_more_valuable(m))
+                        && !(pruned == QuietPrune::Hopeless
+                            && self.tuning.prune_keep_checks != 0
+                            && self.pos.gives_check(m))
                     {
                         continue;
                     }
@@ -1057,15 +1083,28 @@ impl<'a> Worker<'a> {
                 }
                 // Exchange pruning of losing moves at low depth.
                 let linear = !quiet && self.tuning.see_capture_linear > 0;
-                let margin = if quiet {
+                let quad = quiet && self.tuning.see_quiet_quad > 0;
+                let margin = if quad {
+                    let d = lmr_depth.max(0);
+                    -(self.tuning.see_quiet_quad - d.min(SEE_QUIET_QUAD_DEPTH_CAP)) * d * d * 100 / FS_UNITS_PER_SOLDIER
+                } else if quiet {
                     self.tuning.see_quiet_margin * depth
                 } else if linear {
                     -self.tuning.see_capture_linear * depth
                 } else {
                     self.tuning.see_capture_margin * depth * depth
                 };
-                if (depth <= 6 || linear) && !m.is_pass() && i > 0 && !self.see(m, margin) {
-                    continue;
+                if (depth <= 6 || linear || quad) && !m.is_pass() && i > 0 && !self.see(m, margin) {
+                    // A quiet check kept by `prune_keep_checks` is held to the captures' test instead.
+                    let check_margin = -self.tuning.see_capture_linear * depth;
+                    let kept_check = quiet
+                        && self.tuning.prune_keep_checks != 0
+                        && self.tuning.see_capture_linear > 0
+                        && self.pos.gives_check(m)
+                        && self.see(m, check_margin);
+                    if !kept_check {
+                        continue;
+                    }
                 }
             }
 
