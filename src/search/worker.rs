@@ -990,8 +990,9 @@ impl<'a> Worker<'a> {
             let capture = victim.map(|v| capture_key(self.piece_to(m), v.kind()));
             let quiet = capture.is_none();
             let killer = self.history.killers[ply].contains(&m);
-            // The move's history, looked up only where a decision needs it.
+            // The move's history, and whether it gives check, looked up only where a decision needs them.
             let mut history = None;
+            let mut checks = None;
 
             if prune && ply > 0 && best > -MATE_BOUND && prune_here && !must_break {
                 // The depth this move would be searched to after its late-move reduction.
@@ -1052,7 +1053,7 @@ impl<'a> Worker<'a> {
                             || !self.quiet_threatens_more_valuable(m))
                         && !(pruned == QuietPrune::Hopeless
                             && self.tuning.prune_keep_checks != 0
-                            && self.pos.gives_check(m))
+                            && *checks.get_or_insert_with(|| self.pos.gives_check(m)))
                     {
                         continue;
                     }
@@ -1083,6 +1084,7 @@ impl<'a> Worker<'a> {
                 }
                 // Exchange pruning of losing moves at low depth.
                 let linear = !quiet && self.tuning.see_capture_linear > 0;
+                let capture_margin = -self.tuning.see_capture_linear * depth;
                 let quad = quiet && self.tuning.see_quiet_quad > 0;
                 let margin = if quad {
                     let d = lmr_depth.max(0);
@@ -1090,18 +1092,17 @@ impl<'a> Worker<'a> {
                 } else if quiet {
                     self.tuning.see_quiet_margin * depth
                 } else if linear {
-                    -self.tuning.see_capture_linear * depth
+                    capture_margin
                 } else {
                     self.tuning.see_capture_margin * depth * depth
                 };
                 if (depth <= 6 || linear || quad) && !m.is_pass() && i > 0 && !self.see(m, margin) {
                     // A quiet check kept by `prune_keep_checks` is held to the captures' test instead.
-                    let check_margin = -self.tuning.see_capture_linear * depth;
                     let kept_check = quiet
                         && self.tuning.prune_keep_checks != 0
                         && self.tuning.see_capture_linear > 0
-                        && self.pos.gives_check(m)
-                        && self.see(m, check_margin);
+                        && *checks.get_or_insert_with(|| self.pos.gives_check(m))
+                        && self.see(m, capture_margin);
                     if !kept_check {
                         continue;
                     }
