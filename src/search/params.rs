@@ -246,6 +246,10 @@ search_params! {
     /// At 25 (13.5% more nodes to depth 12): 42-58 against Fairy-Stockfish with the same net at 10+0.1.
     lmr_base_pct = 75, 0, 200, 10;
     lmr_divisor_pct = 225, 100, 500, 15;
+    /// The move number in that formula counts from 1, as Fairy-Stockfish counts it (1: the second move is move 2,
+    /// reduced from depth 4 on where ln 2 · ln depth / divisor passes a ply), or from 0 (0: the second move is
+    /// move 1 and keeps `lmr_base_pct` alone, less than a ply). The first move is never reduced either way.
+    lmr_move_number = 0, 0, 1, 1;
     /// History scores that move the reduction by one ply.
     lmr_history_divisor = 8192, 2048, 32768, 512;
     /// One of a node's first `LMR_EXTEND_MOVES` moves whose reduction comes out below -1 (a good history, a killer,
@@ -586,14 +590,17 @@ impl SearchParams {
         Ok(())
     }
 
-    /// Late-move reductions in plies by depth and move number: `base + ln(depth) * ln(move) / divisor`.
+    /// Late-move reductions in plies by depth and the move's index in the node's order (0 for the first move):
+    /// `base + ln(depth) * ln(move) / divisor`, the move counted from 0 or 1 as `lmr_move_number` says.
     pub fn reductions(&self) -> Box<[[i32; 64]; 64]> {
         let base = f64::from(self.lmr_base_pct) / 100.0;
         let divisor = f64::from(self.lmr_divisor_pct) / 100.0;
+        let from = self.lmr_move_number as usize;
         let mut t = Box::new([[0; 64]; 64]);
         for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                let m = (i + from) as f64;
+                *r = (base + (d as f64).ln() * m.ln() / divisor) as i32;
             }
         }
         t
@@ -654,6 +661,19 @@ mod tests {
         let r = SearchParams::default().reductions();
         assert_eq!(r[1][1], 0);
         assert_eq!(r[10][10], (0.75 + 10f64.ln() * 10f64.ln() / 2.25) as i32);
+    }
+
+    #[test]
+    fn counted_from_one_the_second_move_is_reduced_as_move_two() {
+        let mut p = SearchParams::default();
+        p.set("lmr_move_number", 1).unwrap();
+        let r = p.reductions();
+        // The second move (index 1): ln 2 · ln 20 / 2.25 = 0.92, plus 0.75.
+        assert_eq!(r[20][1], (0.75 + 2f64.ln() * 20f64.ln() / 2.25) as i32);
+        assert_eq!(r[20][1], 1);
+        assert_eq!(SearchParams::default().reductions()[20][1], 0);
+        assert_eq!(r[10][9], SearchParams::default().reductions()[10][10]);
+        assert_eq!(r[10][0], 0);
     }
 
     #[test]
