@@ -451,9 +451,9 @@ search_params! {
     /// How much of a capture's history (percent) is added to its victim-and-attacker ordering score.
     capture_history_weight_pct = 0, 0, 200, 10;
     /// Singular extensions: from this depth, the hash move is extended when all others fail a search with a window
-    /// this far (in eighths of a centipawn per ply) below its score. Fairy-Stockfish starts at depth 5 where a
-    /// side has one king (a general); from depth 5 alone (the margin 16): 20-27 in 47 games against it with the same
-    /// net at 10+0.1 (stopped).
+    /// this far (in eighths of a centipawn per ply) below its score. Fairy-Stockfish starts at depth 7 in Janggi
+    /// (its 5 is for a board with one king, and it counts both generals); from depth 5 alone (the margin 16):
+    /// 20-27 in 47 games against it with the same net at 10+0.1 (stopped).
     singular_min_depth = 5, 4, 12, 1;
     /// ... the margin: eighths of a centipawn per ply. At 8 (Fairy-Stockfish's margin in centipawns): 9.8% more
     /// nodes along six games, 16-31 in 47 games against Fairy-Stockfish with the same net at 10+0.1.
