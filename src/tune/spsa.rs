@@ -241,12 +241,12 @@ fn play_pair(settings: &MatchSettings, opts: &SpsaOptions, state: &State, k: u32
         Some(spec) => {
             let mut opponent = Player::new(spec.clone());
             let first = 4 * k - 3;
-            let won = game_pair(settings, k, opening, [&mut plus, &mut opponent], first);
-            let lost = won.and_then(|w| {
-                game_pair(settings, k, opening, [&mut minus, &mut opponent], first + 2).map(|l| (w - l) / 2.0)
+            let by_plus = game_pair(settings, k, opening, [&mut plus, &mut opponent], first);
+            let difference = by_plus.and_then(|p| {
+                game_pair(settings, k, opening, [&mut minus, &mut opponent], first + 2).map(|m| (p - m) / 2.0)
             });
             opponent.quit();
-            lost?
+            difference?
         }
     };
     plus.quit();
