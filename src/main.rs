@@ -468,7 +468,7 @@ enum TuneStep {
     /// List the search parameters that `janggi --tune` offers as options: name, default, min, max, step.
     Params,
     /// Tune search parameters by games (SPSA as fishtest runs it); the trace goes to a CSV file and resumes.
-    Spsa(SpsaArgs),
+    Spsa(Box<SpsaArgs>),
     /// Fit the weights to a file of labelled positions and write the Rust source of the weights.
     Fit {
         #[arg(long)]
@@ -491,7 +491,7 @@ fn tune(step: TuneStep) -> Result<(), String> {
     match step {
         TuneStep::Selfplay { games, nodes, seed, out } => janggi::tune::selfplay_to_file(games, nodes, seed, &out),
         TuneStep::Fit { data, terms, epochs, rate, out } => janggi::tune::fit_file(&data, &terms, epochs, rate, &out),
-        TuneStep::Spsa(args) => spsa(args),
+        TuneStep::Spsa(args) => spsa(*args),
         TuneStep::Params => {
             print!("{}", janggi::tune::spsa::params_table());
             Ok(())
@@ -555,6 +555,13 @@ struct SpsaArgs {
     /// The engine binary to tune (this program when absent); it is started with --tune.
     #[arg(long)]
     engine: Option<PathBuf>,
+    /// Tune against this engine of the config (e.g. Fairy-Stockfish): both perturbed sets play it with both
+    /// colours on each iteration's opening, instead of playing each other.
+    #[arg(long)]
+    opponent: Option<String>,
+    /// The config file the opponent is read from.
+    #[arg(long, default_value = DEFAULT_CONFIG)]
+    config: PathBuf,
 }
 
 fn spsa(args: SpsaArgs) -> Result<(), String> {
@@ -575,7 +582,14 @@ fn spsa(args: SpsaArgs) -> Result<(), String> {
         max_plies: args.max_plies,
         ..Preset::default()
     };
+    let opponent = match &args.opponent {
+        Some(name) => {
+            Some(Config::load(&args.config).and_then(|c| c.engine(name).cloned()).map_err(|e| e.to_string())?)
+        }
+        None => None,
+    };
     let opts = SpsaOptions {
+        opponent,
         params: args.params,
         iterations: args.iterations,
         concurrency: args.concurrency,

@@ -159,6 +159,7 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("razor_max_depth", 0),
         ("history_prune_depth", 0),
         ("prune_keep_checks", 1),
+        ("lmr_move_number", 1),
     ] {
         params.set(name, value).unwrap();
     }
@@ -441,6 +442,7 @@ fn each_history_ordering_and_depth_condition_changes_the_tree() {
         ("see_quiet_quad", 30),
         ("razor_max_depth", 0),
         ("prune_keep_checks", 1),
+        ("lmr_move_number", 1),
     ] {
         assert_ne!(nodes(Some(option)), base, "{option:?} left the tree as it was");
     }

@@ -151,3 +151,49 @@ fn spsa_refuses_unknown_parameters_before_any_game() {
     assert!(!dir.join("t.csv").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn spsa_against_an_opponent_plays_both_sets_against_it_with_both_colours() {
+    let dir = temp_dir("opponent");
+    let config = format!(
+        "[[engine]]\nname = \"rival\"\ncommand = \"{}\"\n[engine.options]\nHash = 16\n\n\
+         [[engine]]\nname = \"missing\"\ncommand = \"/no/such/engine\"\n",
+        env!("CARGO_BIN_EXE_janggi")
+    );
+    std::fs::write(dir.join("rivals.toml"), config).unwrap();
+    let run = |opponent: &str, trace: &str| {
+        Command::new(env!("CARGO_BIN_EXE_janggi"))
+            .args(["tune", "spsa", "--params", "rfp_margin", "--depth", "2", "--max-plies", "120"])
+            .args(["--iterations", "2", "--config", "rivals.toml", "--opponent", opponent, "--trace", trace])
+            .env("RUST_LOG", "info")
+            .current_dir(&dir)
+            .output()
+            .expect("janggi runs")
+    };
+
+    let out = run("rival", "trace.csv");
+    let log = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{log}");
+    // Four games an iteration: θ + cΔ against the rival with both colours, then θ − cΔ.
+    for k in 1..=2 {
+        let games = log.lines().filter(|l| l.contains(&format!("iteration {k}: "))).count();
+        assert_eq!(games, 4, "iteration {k}:\n{log}");
+    }
+    let rows = trace_rows(&dir.join("trace.csv"));
+    assert_eq!(rows.len(), 1 + 3, "{rows:?}");
+    for row in &rows[2..] {
+        let result: f64 = row.split(',').nth(1).unwrap().parse().unwrap();
+        assert!((-2.0..=2.0).contains(&result) && (2.0 * result).fract() == 0.0, "half a difference of pairs: {row}");
+    }
+
+    // An opponent the config does not name stops the run before any game; one that cannot start fails it.
+    let out = run("nobody", "none.csv");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no engine named 'nobody'"));
+    assert!(!dir.join("none.csv").exists());
+    let out = run("missing", "missing.csv");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start '/no/such/engine'"));
+    assert!(!dir.join("missing.csv").exists(), "no iteration of forfeits is recorded");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,6 +3,10 @@
 //! opening (both colours) between θ + cΔ and θ − cΔ, and moves θ by the pair's result along Δ. The engines are our
 //! own binary started with `--tune` and given the parameters as options; games are refereed by the match runner.
 //! The trace (θ after every iteration) is a CSV file that a stopped run resumes from.
+//!
+//! With an opponent (another engine, such as Fairy-Stockfish), θ + cΔ and θ − cΔ each play it on the iteration's
+//! opening with both colours instead of playing each other, and the result is the difference of their scores:
+//! the run then climbs toward what beats that engine, not toward what beats our own search.
 
 use crate::board::splitmix::SplitMix;
 use crate::board::{Color, Outcome};
@@ -10,7 +14,7 @@ use crate::matches::config::{Config, MatchSettings, Preset};
 use crate::matches::game;
 use crate::matches::schedule::Pairing;
 use crate::protocol::Dialect;
-use crate::protocol::client::{EngineSpec, Player};
+use crate::protocol::client::{EngineProcess, EngineSpec, Player};
 use crate::search::params::{ParamSpec, SPECS};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -56,6 +60,9 @@ pub struct SpsaOptions {
     pub gamma: f64,
     /// The engine binary (our own, started with `--tune`).
     pub engine: PathBuf,
+    /// The engine both perturbed sets play, where the run is tuned against another engine (None: they play each
+    /// other).
+    pub opponent: Option<EngineSpec>,
 }
 
 impl SpsaOptions {
@@ -72,6 +79,7 @@ impl SpsaOptions {
             alpha: ALPHA,
             gamma: GAMMA,
             engine,
+            opponent: None,
         }
     }
 }
@@ -125,7 +133,8 @@ fn signs(seed: u64, k: u32, count: usize) -> Vec<f64> {
 struct Pair {
     k: u32,
     delta: Vec<f64>,
-    /// Games won minus games lost by θ + cΔ (draws count half each way, so they cancel).
+    /// Games won minus games lost by θ + cΔ (draws count half each way, so they cancel); against an opponent, half
+    /// the difference between θ + cΔ's and θ − cΔ's wins minus losses, so that it spans the same −2..2.
     result: f64,
 }
 
@@ -195,12 +204,19 @@ fn engine_spec(opts: &SpsaOptions, name: &str, specs: &[ParamSpec], values: &[f6
 fn match_settings(opts: &SpsaOptions) -> Result<MatchSettings, String> {
     let plus = engine_spec(opts, "spsa-plus", &[], &[]);
     let minus = engine_spec(opts, "spsa-minus", &[], &[]);
-    let config = Config { engines: vec![plus, minus], presets: BTreeMap::new(), dir: PathBuf::from(".") };
-    let preset = Preset {
-        engines: Some(vec!["spsa-plus".into(), "spsa-minus".into()]),
-        concurrency: Some(opts.concurrency.max(1)),
-        ..opts.match_preset.clone()
-    };
+    let mut engines = vec![plus, minus];
+    let mut names: Vec<String> = vec!["spsa-plus".into(), "spsa-minus".into()];
+    // The opponent is checked with the others (its rule sets, its name), so that a run fails before any game.
+    if let Some(o) = &opts.opponent {
+        if names.contains(&o.name) {
+            return Err(format!("the opponent may not be named '{}'", o.name));
+        }
+        names.push(o.name.clone());
+        engines.push(o.clone());
+    }
+    let config = Config { engines, presets: BTreeMap::new(), dir: PathBuf::from(".") };
+    let preset =
+        Preset { engines: Some(names), concurrency: Some(opts.concurrency.max(1)), ..opts.match_preset.clone() };
     config.resolve(None, &preset).map_err(|e| e.to_string())
 }
 
@@ -220,23 +236,48 @@ fn play_pair(settings: &MatchSettings, opts: &SpsaOptions, state: &State, k: u32
     let mut minus = Player::new(engine_spec(opts, "spsa-minus", &state.specs, &shifted(-1.0)));
     let mut rng = SplitMix(opts.seed.wrapping_add(u64::from(k)).wrapping_mul(0xD1B5_4A32_D192_ED03));
     let opening = rng.below(settings.openings.len() as u64) as usize;
+    let result = match &opts.opponent {
+        None => game_pair(settings, k, opening, [&mut plus, &mut minus], 2 * k - 1)?,
+        Some(spec) => {
+            let mut opponent = Player::new(spec.clone());
+            let first = 4 * k - 3;
+            let by_plus = game_pair(settings, k, opening, [&mut plus, &mut opponent], first);
+            let difference = by_plus.and_then(|p| {
+                game_pair(settings, k, opening, [&mut minus, &mut opponent], first + 2).map(|m| (p - m) / 2.0)
+            });
+            opponent.quit();
+            difference?
+        }
+    };
+    plus.quit();
+    minus.quit();
+    Ok(Pair { k, delta, result })
+}
+
+/// Two games of iteration `k` on one opening, the first player with Cho and then with Han (PGN rounds `round` and
+/// the next): its wins minus its losses.
+fn game_pair(
+    settings: &MatchSettings,
+    k: u32,
+    opening: usize,
+    [first, second]: [&mut Player; 2],
+    round: u32,
+) -> Result<f64, String> {
     let never = AtomicBool::new(false);
     let mut result = 0.0;
-    for (round, plus_side) in [(2 * k - 1, Color::Cho), (2 * k, Color::Han)] {
+    for (round, first_side) in [(round, Color::Cho), (round + 1, Color::Han)] {
         let pairing = Pairing { round, pair: k - 1, opening, cho: 0, han: 1 };
-        let players = if plus_side == Color::Cho { [&mut plus, &mut minus] } else { [&mut minus, &mut plus] };
+        let players = if first_side == Color::Cho { [&mut *first, &mut *second] } else { [&mut *second, &mut *first] };
         let record = game::play(settings, &pairing, players, &never)
             .ok_or_else(|| format!("iteration {k}: a game was abandoned"))?;
         result += match record.outcome {
-            Outcome::Win(c) if c == plus_side => 1.0,
+            Outcome::Win(c) if c == first_side => 1.0,
             Outcome::Win(_) => -1.0,
             Outcome::Draw => 0.0,
         };
         log::info!("iteration {k}: {} ({})", record.result_tag(), record.detail);
     }
-    plus.quit();
-    minus.quit();
-    Ok(Pair { k, delta, result })
+    Ok(result)
 }
 
 /// Moves θ by one pair's result.
@@ -254,6 +295,12 @@ fn update(state: &mut State, pair: &Pair, opts: &SpsaOptions) {
 pub fn run(opts: &SpsaOptions, mut progress: impl FnMut(&State, f64)) -> Result<State, String> {
     let specs = chosen(&opts.params)?;
     let settings = match_settings(opts)?;
+    // Every engine must start: in a game an engine that cannot start forfeits, and a run of forfeits would move θ
+    // by nothing (or by noise) for as long as it ran.
+    let ours = engine_spec(opts, "spsa-plus", &[], &[]);
+    for spec in std::iter::once(&ours).chain(&opts.opponent) {
+        EngineProcess::start(spec, settings.rules)?.quit();
+    }
     let mut state = match read_trace(&opts.trace, &specs)? {
         Some(s) => s,
         None => {
