@@ -582,12 +582,11 @@ fn spsa(args: SpsaArgs) -> Result<(), String> {
         max_plies: args.max_plies,
         ..Preset::default()
     };
-    let opponent = match &args.opponent {
-        Some(name) => {
-            Some(Config::load(&args.config).and_then(|c| c.engine(name).cloned()).map_err(|e| e.to_string())?)
-        }
-        None => None,
-    };
+    let opponent = args
+        .opponent
+        .as_ref()
+        .map(|name| Config::load(&args.config).and_then(|c| c.engine(name).cloned()).map_err(|e| e.to_string()))
+        .transpose()?;
     let opts = SpsaOptions {
         opponent,
         params: args.params,

@@ -247,7 +247,7 @@ search_params! {
     lmr_base_pct = 75, 0, 200, 10;
     lmr_divisor_pct = 225, 100, 500, 15;
     /// The move number in that formula counts from 1, as Fairy-Stockfish counts it (1: the second move is move 2,
-    /// reduced from depth 4 on where ln 2 · ln depth / divisor passes a ply), or from 0 (0: the second move is
+    /// reduced a ply from depth 3, the least depth reduced), or from 0 (0: the second move is
     /// move 1 and keeps `lmr_base_pct` alone, less than a ply). The first move is never reduced either way.
     /// On: 0.917 of the nodes to depth 12; 38-60 in 98 games against Fairy-Stockfish with the same net at 10+0.1.
     lmr_move_number = 0, 0, 1, 1;
@@ -675,6 +675,7 @@ mod tests {
         // The second move (index 1): ln 2 · ln 20 / 2.25 = 0.92, plus 0.75.
         assert_eq!(r[20][1], (0.75 + 2f64.ln() * 20f64.ln() / 2.25) as i32);
         assert_eq!(r[20][1], 1);
+        assert_eq!((r[2][1], r[3][1]), (0, 1), "from depth 3, the least depth reduced");
         assert_eq!(SearchParams::default().reductions()[20][1], 0);
         assert_eq!(r[10][9], SearchParams::default().reductions()[10][10]);
         assert_eq!(r[10][0], 0);

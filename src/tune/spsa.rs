@@ -297,8 +297,7 @@ pub fn run(opts: &SpsaOptions, mut progress: impl FnMut(&State, f64)) -> Result<
     let settings = match_settings(opts)?;
     // Every engine must start: in a game an engine that cannot start forfeits, and a run of forfeits would move θ
     // by nothing (or by noise) for as long as it ran.
-    let ours = engine_spec(opts, "spsa-plus", &[], &[]);
-    for spec in std::iter::once(&ours).chain(&opts.opponent) {
+    for spec in &settings.engines {
         EngineProcess::start(spec, settings.rules)?.quit();
     }
     let mut state = match read_trace(&opts.trace, &specs)? {
