@@ -23,21 +23,35 @@ pub struct History {
     soldier_correction: Vec<i16>,
     /// [side][palace-structure slot]: the same, by where the generals, guards and elephants stand.
     palace_correction: Vec<i16>,
+    /// [side][whose pieces][slot]: the same, by where one side's chariots, cannons and horses stand
+    /// (`correction_pieces_pct`).
+    piece_correction: Vec<i16>,
+    /// [side][slot of the last two moves]: the same, by the two moves that led to the position
+    /// (`correction_continuation_pct`).
+    continuation_correction: Vec<i16>,
 }
 
-/// The correction-history slots of a position: hashes of its soldier and palace structures.
+/// The correction-history slots of a position: hashes of its soldier and palace structures, and where asked, of
+/// each side's chariots, cannons and horses and of the two moves that led to it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CorrectionKeys {
     soldiers: usize,
     palace: usize,
+    /// Cho's and Han's pieces beyond the palace and the soldiers, where that table takes part.
+    pieces: Option<[usize; 2]>,
+    /// The last two moves, where that table takes part and both were moves.
+    continuation: Option<usize>,
+}
+
+/// A slot of a correction table for a set of points, told apart from other sets of points by `salt`.
+fn correction_slot(bb: u128, salt: u64) -> usize {
+    let folded = (bb as u64) ^ ((bb >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt;
+    (folded.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - CORRECTION_BITS)) as usize
 }
 
 impl CorrectionKeys {
     pub fn of(pos: &Position) -> CorrectionKeys {
-        let slot = |bb: u128, salt: u64| {
-            let folded = (bb as u64) ^ ((bb >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt;
-            (folded.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - CORRECTION_BITS)) as usize
-        };
+        let slot = correction_slot;
         let cho = pos.color_bb(Color::Cho).0;
         let soldiers = pos.kind_bb(PieceKind::Soldier).0;
         let palace =
@@ -45,8 +59,40 @@ impl CorrectionKeys {
         CorrectionKeys {
             soldiers: slot(soldiers & cho, 0) ^ slot(soldiers & !cho, 0x5851_F42D_4C95_7F2D),
             palace: slot(palace & cho, 0x1405_7B7E_F767_814F) ^ slot(palace & !cho, 0x2545_F491_4F6C_DD1D),
+            pieces: None,
+            continuation: None,
         }
     }
+
+    /// The same, with a slot for each side's chariots, cannons and horses: the pieces that move most, so these
+    /// slots tell apart positions the soldier and palace structures lump together.
+    pub fn with_pieces(mut self, pos: &Position) -> CorrectionKeys {
+        let slot = correction_slot;
+        let side = |color: Color| {
+            let own = pos.color_bb(color).0;
+            slot(pos.kind_bb(PieceKind::Chariot).0 & own, 0x94D0_49BB_1331_11EB)
+                ^ slot(pos.kind_bb(PieceKind::Cannon).0 & own, 0xBF58_476D_1CE4_E5B9)
+                ^ slot(pos.kind_bb(PieceKind::Horse).0 & own, 0x6A09_E667_F3BC_C909)
+        };
+        self.pieces = Some([side(Color::Cho), side(Color::Han)]);
+        self
+    }
+
+    /// The same, with a slot for the two moves (piece-to names) that led to the position, if both were moves.
+    pub fn with_continuation(mut self, before: PieceTo, last: PieceTo) -> CorrectionKeys {
+        if before != NO_PIECE_TO && last != NO_PIECE_TO {
+            let pair = (before as u64) << 16 | last as u64;
+            self.continuation = Some(correction_slot(pair as u128, 0x3C6E_F372_FE94_F82B));
+        }
+        self
+    }
+}
+
+/// How much the optional correction tables weigh, in percent of the soldier and palace tables' mean.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CorrectionWeights {
+    pub pieces_pct: i32,
+    pub continuation_pct: i32,
 }
 
 /// A move named by the piece that makes it and its destination (`piece index * 90 + to`); `NO_PIECE_TO` for a
@@ -97,6 +143,8 @@ impl History {
             captures: vec![0; CAPTURE_KEY_COUNT],
             soldier_correction: vec![0; 2 << CORRECTION_BITS],
             palace_correction: vec![0; 2 << CORRECTION_BITS],
+            piece_correction: vec![0; 4 << CORRECTION_BITS],
+            continuation_correction: vec![0; 2 << CORRECTION_BITS],
         }
     }
 
@@ -238,11 +286,22 @@ impl History {
 
     /// The correction (centipawns) to add to the static evaluation of a position with these keys.
     #[inline]
-    pub fn correction(&self, side: Color, keys: CorrectionKeys) -> i32 {
+    pub fn correction(&self, side: Color, keys: CorrectionKeys, weights: CorrectionWeights) -> i32 {
         let base = side.index() << CORRECTION_BITS;
         let sum =
             self.soldier_correction[base + keys.soldiers] as i32 + self.palace_correction[base + keys.palace] as i32;
-        sum / (2 * CORRECTION_GRAIN)
+        let mut correction = sum / (2 * CORRECTION_GRAIN);
+        if let Some([cho, han]) = keys.pieces {
+            let base = side.index() << (CORRECTION_BITS + 1);
+            let pieces = self.piece_correction[base + cho] as i32
+                + self.piece_correction[base + (1 << CORRECTION_BITS) + han] as i32;
+            correction += pieces * weights.pieces_pct / (2 * CORRECTION_GRAIN * 100);
+        }
+        if let Some(pair) = keys.continuation {
+            let moves = self.continuation_correction[base + pair] as i32;
+            correction += moves * weights.continuation_pct / (CORRECTION_GRAIN * 100);
+        }
+        correction
     }
 
     /// A search at `depth` found the position worth `searched` where the (corrected) static evaluation said
@@ -251,9 +310,19 @@ impl History {
         let base = side.index() << CORRECTION_BITS;
         let bonus = ((searched - static_eval) * depth * CORRECTION_GRAIN / 8)
             .clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
-        for h in [&mut self.soldier_correction[base + keys.soldiers], &mut self.palace_correction[base + keys.palace]] {
+        let learn = |h: &mut i16| {
             let v = *h as i32;
             *h = (v + bonus - v * bonus.abs() / CORRECTION_LIMIT) as i16;
+        };
+        learn(&mut self.soldier_correction[base + keys.soldiers]);
+        learn(&mut self.palace_correction[base + keys.palace]);
+        if let Some([cho, han]) = keys.pieces {
+            let base = side.index() << (CORRECTION_BITS + 1);
+            learn(&mut self.piece_correction[base + cho]);
+            learn(&mut self.piece_correction[base + (1 << CORRECTION_BITS) + han]);
+        }
+        if let Some(pair) = keys.continuation {
+            learn(&mut self.continuation_correction[base + pair]);
         }
     }
 
@@ -282,19 +351,19 @@ mod tests {
         let pos = position("rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1");
         let keys = CorrectionKeys::of(&pos);
         let mut h = History::new();
-        assert_eq!(h.correction(Color::Cho, keys), 0);
+        assert_eq!(h.correction(Color::Cho, keys, CorrectionWeights::default()), 0);
         h.correct(Color::Cho, keys, 150, 50, 8);
-        let once = h.correction(Color::Cho, keys);
+        let once = h.correction(Color::Cho, keys, CorrectionWeights::default());
         assert!(once > 0 && once <= 100, "{once}");
         for _ in 0..200 {
             h.correct(Color::Cho, keys, 10_000, 0, 20);
         }
-        let saturated = h.correction(Color::Cho, keys);
+        let saturated = h.correction(Color::Cho, keys, CorrectionWeights::default());
         assert!(saturated > once && saturated <= CORRECTION_LIMIT / CORRECTION_GRAIN, "{saturated}");
         // The other side's table is separate.
-        assert_eq!(h.correction(Color::Han, keys), 0);
+        assert_eq!(h.correction(Color::Han, keys, CorrectionWeights::default()), 0);
         h.correct(Color::Cho, keys, -10_000, 0, 20);
-        assert!(h.correction(Color::Cho, keys) < saturated);
+        assert!(h.correction(Color::Cho, keys, CorrectionWeights::default()) < saturated);
     }
 
     #[test]
@@ -404,5 +473,43 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a.soldiers, c.soldiers);
         assert_eq!(a.palace, c.palace);
+        // With the pieces' tables: a chariot's move changes its side's slot alone, a soldier's move neither.
+        let (a, b, c) = (a.with_pieces(&start), b.with_pieces(&chariot), c.with_pieces(&soldier));
+        let (pa, pb, pc) = (a.pieces.unwrap(), b.pieces.unwrap(), c.pieces.unwrap());
+        assert_ne!(pa[0], pb[0]);
+        assert_eq!(pa[1], pb[1]);
+        assert_eq!(pa, pc);
+    }
+
+    #[test]
+    fn optional_correction_tables_learn_only_where_their_slots_are_given_and_weigh_as_asked() {
+        let pos = position("rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1");
+        let plain = CorrectionKeys::of(&pos);
+        let full = plain.with_pieces(&pos).with_continuation(5, 700);
+        // A null move on the way leaves no pair of moves to key by.
+        assert_eq!(plain.with_continuation(NO_PIECE_TO, 700).continuation, None);
+        let weights = |pieces_pct, continuation_pct| CorrectionWeights { pieces_pct, continuation_pct };
+
+        // Learnt with the plain slots: the optional tables stay empty.
+        let mut h = History::new();
+        h.correct(Color::Cho, plain, 150, 50, 8);
+        let structures = h.correction(Color::Cho, plain, weights(0, 0));
+        assert!(structures > 0);
+        assert_eq!(h.correction(Color::Cho, full, weights(100, 100)), structures);
+
+        // Learnt with all of them: each table adds at its weight, and nothing at weight 0.
+        let mut h = History::new();
+        h.correct(Color::Cho, full, 150, 50, 8);
+        assert_eq!(h.correction(Color::Cho, full, weights(0, 0)), structures);
+        let with_pieces = h.correction(Color::Cho, full, weights(100, 0));
+        let with_moves = h.correction(Color::Cho, full, weights(0, 100));
+        assert_eq!(with_pieces, 2 * structures);
+        assert_eq!(with_moves, 2 * structures);
+        assert_eq!(h.correction(Color::Cho, full, weights(100, 50)), 2 * structures + structures / 2);
+        // Another pair of moves finds its own slot, still empty.
+        let other = plain.with_pieces(&pos).with_continuation(6, 700);
+        assert_eq!(h.correction(Color::Cho, other, weights(0, 100)), structures);
+        // The other side's tables are apart.
+        assert_eq!(h.correction(Color::Han, full, weights(100, 100)), 0);
     }
 }

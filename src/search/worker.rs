@@ -1,7 +1,9 @@
 //! One search thread: iterative deepening, aspiration windows, principal-variation search with pruning and
 //! reductions, and quiescence. Game ends are scored by the position's rule set.
 
-use super::history::{CaptureKey, Context, CorrectionKeys, History, NO_PIECE_TO, PieceTo, capture_key, context_of};
+use super::history::{
+    CaptureKey, Context, CorrectionKeys, CorrectionWeights, History, NO_PIECE_TO, PieceTo, capture_key, context_of,
+};
 use super::params::*;
 use super::see::{PieceValues, see_ge_with};
 use super::time::{TimeManager, effort_scale};
@@ -750,7 +752,7 @@ impl<'a> Worker<'a> {
         }
 
         let side = self.pos.side_to_move();
-        let correction_keys = CorrectionKeys::of(&self.pos);
+        let correction_keys = self.correction_keys(ply);
         let raw_eval = if in_check {
             -INFINITE
         } else if let Some(e) = tt {
@@ -1384,12 +1386,28 @@ impl<'a> Worker<'a> {
 
     /// The static evaluation corrected by what searches learnt about this position's structures.
     #[inline]
+    /// The correction-history slots of the node at `ply`: its structures, and the tables the parameters add.
+    fn correction_keys(&self, ply: usize) -> CorrectionKeys {
+        let mut keys = CorrectionKeys::of(&self.pos);
+        if self.tuning.correction_pieces_pct > 0 {
+            keys = keys.with_pieces(&self.pos);
+        }
+        if self.tuning.correction_continuation_pct > 0 && ply >= 2 {
+            keys = keys.with_continuation(self.played_piece_to[ply - 2], self.played_piece_to[ply - 1]);
+        }
+        keys
+    }
+
     fn corrected(&self, raw: i32, keys: CorrectionKeys) -> i32 {
         if raw == -INFINITE {
             return raw;
         }
         let side = self.pos.side_to_move();
-        let mut correction = self.history.correction(side, keys) * self.tuning.correction_weight_pct / 100;
+        let weights = CorrectionWeights {
+            pieces_pct: self.tuning.correction_pieces_pct,
+            continuation_pct: self.tuning.correction_continuation_pct,
+        };
+        let mut correction = self.history.correction(side, keys, weights) * self.tuning.correction_weight_pct / 100;
         if self.tuning.correction_max > 0 {
             correction = correction.clamp(-self.tuning.correction_max, self.tuning.correction_max);
         }
@@ -1450,7 +1468,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         let raw_eval = if in_check { -INFINITE } else { tt.map_or_else(|| self.evaluate(), |e| e.eval) };
-        let mut stand_pat = self.corrected(raw_eval, CorrectionKeys::of(&self.pos));
+        let mut stand_pat = self.corrected(raw_eval, self.correction_keys(ply));
         let use_tt_stand_pat = self.tuning.qs_tt_stand_pat != 0 && !in_check;
         if let Some(e) = tt.filter(|_| use_tt_stand_pat) {
             // The stored score is a search's verdict on this point: where its bound lies on the far side of the
