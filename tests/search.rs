@@ -162,6 +162,7 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("lmr_move_number", 1),
         ("correction_pieces_pct", 100),
         ("correction_continuation_pct", 50),
+        ("see_pins", 1),
     ] {
         params.set(name, value).unwrap();
     }
@@ -409,7 +410,8 @@ fn quiet_checks_at_quiescences_first_ply_see_a_mate_one_ply_sooner() {
 /// says they fail low), Fairy-Stockfish's null-move conditions (a higher bar on former principal variations, a
 /// lower one where improving, no null move where a stored bound sits below the static evaluation), its count of
 /// late moves, its exchange test of quiet moves by their reduced depth, its sparing of quiet checks, razoring
-/// turned off, and the correction tables by pieces and by the last two moves each change the tree of a middlegame search to a fixed depth: they are wired into the search, not
+/// turned off, the correction tables by pieces and by the last two moves, and exchanges without pinned capturers
+/// each change the tree of a middlegame search to a fixed depth: they are wired into the search, not
 /// only named.
 #[test]
 fn each_history_ordering_and_depth_condition_changes_the_tree() {
@@ -447,6 +449,7 @@ fn each_history_ordering_and_depth_condition_changes_the_tree() {
         ("lmr_move_number", 1),
         ("correction_pieces_pct", 100),
         ("correction_continuation_pct", 50),
+        ("see_pins", 1),
     ] {
         assert_ne!(nodes(Some(option)), base, "{option:?} left the tree as it was");
     }

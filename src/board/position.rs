@@ -254,6 +254,31 @@ impl Position {
         )
     }
 
+    /// Whether `side`'s general stays safe when its piece of kind `kind` on `from` takes on `to`, on a board whose
+    /// occupancy is `occ`/`rotated` (with `to` occupied) and whose pieces off `occ` are gone: what an exchange
+    /// worked out without making its moves needs to know of a capturer that is pinned, by a chariot's line, a
+    /// cannon's screen or a horse's or elephant's leg.
+    pub fn capture_keeps_general_safe(
+        &self,
+        side: Color,
+        from: Square,
+        to: Square,
+        kind: PieceKind,
+        occ: Bitboard,
+        rotated: u128,
+    ) -> bool {
+        let to_bb = Bitboard::from_square(to);
+        let occ = occ.without(from);
+        let rotated = rotated & !(1u128 << attacks::rotated_index(from));
+        let attackers = self.by_color[(!side).index()] & occ & !to_bb;
+        let mut cannons = self.by_kind[PieceKind::Cannon.index()] & occ & !to_bb;
+        if kind == PieceKind::Cannon {
+            cannons |= to_bb;
+        }
+        let general = if kind == PieceKind::General { to } else { self.generals[side.index()] };
+        !self.attacked_with(general, attackers, !side, occ, rotated, cannons)
+    }
+
     /// `attacked` on a board where `attackers` are the attacking side's pieces, `occ`/`rotated` the occupancy and
     /// `cannons` all cannons (which may not serve as screens); used to test a move before it is made.
     #[inline]

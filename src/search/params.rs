@@ -376,6 +376,9 @@ search_params! {
     /// captures' margin, in `SEE_VALUE`'s units (-100, and 170 for `see_capture_linear`): 96-104 in 200 games
     /// against Fairy-Stockfish with the same net at 10+0.1.
     see_quiet_margin = -60, -200, 0, 10;
+    /// Exchanges leave out a capturer pinned to its own general (1), as Fairy-Stockfish's exchange test leaves out
+    /// pinned pieces; 0: every attacker takes part.
+    see_pins = 0, 0, 1, 1;
     /// Quiet moves are pruned at any depth where they lose more than (this - min(reduced depth, 18)) x reduced depth
     /// squared by exchange, in Fairy-Stockfish's units (its 30; 208 to a soldier, converted to centipawns), the
     /// reduced depth being the depth after the move's late-move reduction (0: `see_quiet_margin` a ply to depth 6).

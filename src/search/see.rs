@@ -16,6 +16,13 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
 
 /// Whether the exchange started by `m` gains at least `threshold`, the pieces valued as `values`.
 pub fn see_ge_with(pos: &Position, m: Move, threshold: i32, values: &PieceValues) -> bool {
+    see_ge_pinned(pos, m, threshold, values, false)
+}
+
+/// The same, and where `pins` asks, a piece whose capture would leave its own general attacked (pinned to it by a
+/// chariot's line, a cannon's screen or a horse's or elephant's leg, on the board as the exchange has left it)
+/// takes no part: in Janggi a defender pinned to its general by a cannon is a common reason a capture wins.
+pub fn see_ge_pinned(pos: &Position, m: Move, threshold: i32, values: &PieceValues, pins: bool) -> bool {
     let value = |kind: PieceKind| values[kind.index()];
     if m.is_pass() {
         return 0 >= threshold;
@@ -42,8 +49,19 @@ pub fn see_ge_with(pos: &Position, m: Move, threshold: i32, values: &PieceValues
     let mut on_target = mover.kind();
     let mut result = 1;
     loop {
-        let attackers = pos.attackers_to(to, occ, rotated, on_target == PieceKind::Cannon) & pos.color_bb(side) & occ;
-        let Some((sq, kind)) = least_valuable(pos, attackers) else {
+        let mut attackers =
+            pos.attackers_to(to, occ, rotated, on_target == PieceKind::Cannon) & pos.color_bb(side) & occ;
+        let Some((sq, kind)) = (loop {
+            let Some((sq, kind)) = least_valuable(pos, attackers) else {
+                break None;
+            };
+            // (The general's own safety is tested below.)
+            if pins && kind != PieceKind::General && !pos.capture_keeps_general_safe(side, sq, to, kind, occ, rotated) {
+                attackers = attackers.without(sq);
+                continue;
+            }
+            break Some((sq, kind));
+        }) else {
             break;
         };
         // Capturing with the general into a defended point would be illegal.
@@ -117,6 +135,30 @@ mod tests {
         let m = Move::parse("d4e6", Notation::Uci).unwrap();
         assert!(!see_ge_with(&pos, m, -200, &SEE_VALUE) && see_ge_with(&pos, m, -290, &SEE_VALUE));
         assert!(see_ge_with(&pos, m, -200, &SEE_VALUE_EVAL) && !see_ge_with(&pos, m, -153, &SEE_VALUE_EVAL));
+    }
+
+    #[test]
+    fn a_defender_pinned_to_its_general_does_not_retake_where_pins_are_counted() {
+        let after = |moves: &[&str]| {
+            let fen = "2b2ab2/3ak4/2ncc4/2R1nppp1/8r/P1P6/4BPPP1/2N1C1NCr/4K4/R2A1A3 w - - 7 14";
+            let mut pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
+            for m in moves {
+                pos.make_move(Move::parse(m, Notation::Uci).unwrap());
+            }
+            pos
+        };
+        // Han's chariot on i3 takes Cho's cannon on h3, which Cho's cannon on e3 can retake over the horse on g3.
+        let takes = Move::parse("i3h3", Notation::Uci).unwrap();
+        let cannon = SEE_VALUE[PieceKind::Cannon.index()];
+        let free = after(&["e2e1"]);
+        assert!(!see_ge_pinned(&free, takes, 0, &SEE_VALUE, false));
+        assert!(!see_ge_pinned(&free, takes, 0, &SEE_VALUE, true));
+        // With Han's cannon on e5, the cannon on e3 is the second piece between it and Cho's general on e1 (the
+        // elephant on e4 the screen): leaving the file would give check, so the chariot wins the cannon.
+        let pinned = after(&["e2e1", "e8e5", "a1b1"]);
+        assert!(!see_ge_pinned(&pinned, takes, 0, &SEE_VALUE, false));
+        assert!(see_ge_pinned(&pinned, takes, cannon, &SEE_VALUE, true));
+        assert!(!see_ge_pinned(&pinned, takes, cannon + 1, &SEE_VALUE, true));
     }
 
     #[test]

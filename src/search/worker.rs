@@ -5,7 +5,7 @@ use super::history::{
     CaptureKey, Context, CorrectionKeys, CorrectionWeights, History, NO_PIECE_TO, PieceTo, capture_key, context_of,
 };
 use super::params::*;
-use super::see::{PieceValues, see_ge_with};
+use super::see::{PieceValues, see_ge_pinned};
 use super::time::{TimeManager, effort_scale};
 use super::tt::{Bound, Entry};
 use super::{LastSearch, Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
@@ -1328,7 +1328,7 @@ impl<'a> Worker<'a> {
     /// Whether the exchange started by `m` gains at least `threshold` (`see_ge` with `see_values`).
     #[inline]
     pub(super) fn see(&self, m: Move, threshold: i32) -> bool {
-        see_ge_with(&self.pos, m, threshold, self.see_values())
+        see_ge_pinned(&self.pos, m, threshold, self.see_values(), self.tuning.see_pins != 0)
     }
 
     /// The butterfly and continuation history of a quiet move, named by its piece-to (taken before the move is
