@@ -219,24 +219,16 @@ impl Position {
     #[inline]
     fn keeps_general_safe(&self, from: Square, to: Square, kind: PieceKind, must_break: bool) -> bool {
         let us = self.side;
-        let them = !us;
-        let from_bb = Bitboard::from_square(from);
-        let to_bb = Bitboard::from_square(to);
-        let occ = (self.occupied() ^ from_bb) | to_bb;
-        let rotated = (self.rotated & !(1u128 << attacks::rotated_index(from))) | 1u128 << attacks::rotated_index(to);
-        let attackers = self.by_color[them.index()] & !to_bb;
-        let mut cannons = self.by_kind[PieceKind::Cannon.index()] & !from_bb & !to_bb;
-        if kind == PieceKind::Cannon {
-            cannons |= to_bb;
-        }
-        let general = if kind == PieceKind::General { to } else { self.generals[us.index()] };
+        let occ = self.occupied().with(to);
+        let rotated = self.rotated | 1u128 << attacks::rotated_index(to);
         if must_break {
-            let other = self.generals[them.index()];
-            if general.file() == other.file() && (attacks::between(general, other) & occ).is_empty() {
+            let general = if kind == PieceKind::General { to } else { self.generals[us.index()] };
+            let other = self.generals[(!us).index()];
+            if general.file() == other.file() && (attacks::between(general, other) & occ.without(from)).is_empty() {
                 return false;
             }
         }
-        !self.attacked_with(general, attackers, them, occ, rotated, cannons)
+        self.capture_keeps_general_safe(us, from, to, kind, occ, rotated)
     }
 
     /// Legal moves by testing every pseudo-legal move, without the shortcut; the reference the fast generator is

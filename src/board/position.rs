@@ -254,10 +254,10 @@ impl Position {
         )
     }
 
-    /// Whether `side`'s general stays safe when its piece of kind `kind` on `from` takes on `to`, on a board whose
-    /// occupancy is `occ`/`rotated` (with `to` occupied) and whose pieces off `occ` are gone: what an exchange
-    /// worked out without making its moves needs to know of a capturer that is pinned, by a chariot's line, a
-    /// cannon's screen or a horse's or elephant's leg.
+    /// Whether `side`'s general stays safe when its piece of kind `kind` on `from` moves to (or takes on) `to`, on a
+    /// board whose occupancy is `occ`/`rotated` (with `to` occupied) and whose pieces off `occ` are gone: the
+    /// legality test of a move, and what an exchange worked out without making its moves needs to know of a
+    /// capturer pinned by a chariot's line, a cannon's screen or a horse's or elephant's leg.
     pub fn capture_keeps_general_safe(
         &self,
         side: Color,

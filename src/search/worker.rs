@@ -1384,8 +1384,6 @@ impl<'a> Worker<'a> {
         safe
     }
 
-    /// The static evaluation corrected by what searches learnt about this position's structures.
-    #[inline]
     /// The correction-history slots of the node at `ply`: its structures, and the tables the parameters add.
     fn correction_keys(&self, ply: usize) -> CorrectionKeys {
         let mut keys = CorrectionKeys::of(&self.pos);
@@ -1398,6 +1396,8 @@ impl<'a> Worker<'a> {
         keys
     }
 
+    /// The static evaluation corrected by what searches learnt about this position's structures.
+    #[inline]
     fn corrected(&self, raw: i32, keys: CorrectionKeys) -> i32 {
         if raw == -INFINITE {
             return raw;
