@@ -162,7 +162,7 @@ fn the_optional_search_conditions_keep_forced_mates() {
         ("lmr_move_number", 1),
         ("correction_pieces_pct", 100),
         ("correction_continuation_pct", 50),
-        ("see_pins", 1),
+        ("see_pins", 0),
     ] {
         params.set(name, value).unwrap();
     }
@@ -449,7 +449,7 @@ fn each_history_ordering_and_depth_condition_changes_the_tree() {
         ("lmr_move_number", 1),
         ("correction_pieces_pct", 100),
         ("correction_continuation_pct", 50),
-        ("see_pins", 1),
+        ("see_pins", 0),
     ] {
         assert_ne!(nodes(Some(option)), base, "{option:?} left the tree as it was");
     }
