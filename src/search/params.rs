@@ -378,7 +378,7 @@ search_params! {
     see_quiet_margin = -60, -200, 0, 10;
     /// Exchanges leave out a capturer pinned to its own general (1), as Fairy-Stockfish's exchange test leaves out
     /// pinned pieces; 0: every attacker takes part. At 1: 0.942 of the nodes to depth 12, 113-87 in 200 games
-    /// against the build that counted every attacker at 5+0.05, and 151-149 in 300 against Fairy-Stockfish with
+    /// against the build that counted every attacker at 5+0.05, and 200-210 in 410 against Fairy-Stockfish with
     /// the same net at 10+0.1 (the shipped build before it: 48.7%).
     see_pins = 1, 0, 1, 1;
     /// Quiet moves are pruned at any depth where they lose more than (this - min(reduced depth, 18)) x reduced depth

@@ -14,7 +14,8 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     see_ge_with(pos, m, threshold, &SEE_VALUE)
 }
 
-/// Whether the exchange started by `m` gains at least `threshold`, the pieces valued as `values`.
+/// Whether the exchange started by `m` gains at least `threshold`, the pieces valued as `values`, every attacker
+/// taking part (the search leaves out pinned ones by default: `see_ge_pinned`).
 pub fn see_ge_with(pos: &Position, m: Move, threshold: i32, values: &PieceValues) -> bool {
     see_ge_pinned(pos, m, threshold, values, false)
 }

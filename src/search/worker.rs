@@ -1325,7 +1325,8 @@ impl<'a> Worker<'a> {
         (targets & enemy).filter(|&t| self.pos.piece_at(t).is_some_and(|p| values[p.kind().index()] > own)).count() > 0
     }
 
-    /// Whether the exchange started by `m` gains at least `threshold` (`see_ge` with `see_values`).
+    /// Whether the exchange started by `m` gains at least `threshold` (`see_ge_pinned` with `see_values`, pinned
+    /// capturers left out where `see_pins` asks).
     #[inline]
     pub(super) fn see(&self, m: Move, threshold: i32) -> bool {
         see_ge_pinned(&self.pos, m, threshold, self.see_values(), self.tuning.see_pins != 0)
