@@ -559,6 +559,11 @@ search_params! {
     /// (the cap reached at ply 28: 0.416 s a move on own moves 10-19 against 0.408) scored 53-47 (+20.9 ± 69.1)
     /// against Fairy-Stockfish with the same net at 10+0.1, within the error of the default's 52.3% in 300.
     tm_share_per_ply_micro = 800, 200, 3000, 50;
+    /// That share at the game's first ply, in thousandths (`TIME_SHARE_START`): a larger start gives the opening and
+    /// the early middlegame more time and reaches the cap sooner. Against Fairy-Stockfish with the same net at 10+0.1,
+    /// 18 (0.407 s a move in plies 0-39 against its 0.442) scored 103-97 (+10.4 ± 48.5) and 24 (0.424 s) 99-101
+    /// (-3.5 ± 48.5), where 12 had scored 200-210 in 410: within the error, and 12 stays.
+    tm_share_start_permille = 12, 4, 40, 1;
     /// The time model: 0, the share curve and stretches above; 1, Fairy-Stockfish's (`TimeBudget::by_game_ply`
     /// and the `TM1_*` figures): an optimum of the time left with 50 moves to go growing with the square root of the
     /// game ply, scaled after every iteration by the score's fall since the last move, the best move's age in
@@ -663,6 +668,7 @@ mod tests {
         let p = SearchParams::default();
         assert_eq!(f64::from(p.tm_share_max_permille) / 1000.0, TIME_SHARE_MAX);
         assert_eq!(f64::from(p.tm_share_per_ply_micro) / 1e6, TIME_SHARE_PER_PLY);
+        assert_eq!(f64::from(p.tm_share_start_permille) / 1000.0, TIME_SHARE_START);
     }
 
     #[test]

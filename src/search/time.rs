@@ -26,20 +26,24 @@ pub struct TimeBudget {
 }
 
 /// How a move's share of the time left grows with the game where the host gives no moves to go: by `per_ply`
-/// from `TIME_SHARE_START`, up to `max`.
+/// from `start`, up to `max`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareCurve {
+    pub start: f64,
     pub per_ply: f64,
     pub max: f64,
 }
 
 impl ShareCurve {
-    /// The time manager's curve (`TIME_SHARE_PER_PLY`, `TIME_SHARE_MAX`).
-    pub const DEFAULT: ShareCurve = ShareCurve { per_ply: TIME_SHARE_PER_PLY, max: TIME_SHARE_MAX };
+    /// The time manager's curve (`TIME_SHARE_START`, `TIME_SHARE_PER_PLY`, `TIME_SHARE_MAX`).
+    pub const DEFAULT: ShareCurve =
+        ShareCurve { start: TIME_SHARE_START, per_ply: TIME_SHARE_PER_PLY, max: TIME_SHARE_MAX };
 
-    /// The curve of `tm_share_per_ply_micro` and `tm_share_max_permille` (the tuning options of `--tune`).
+    /// The curve of `tm_share_start_permille`, `tm_share_per_ply_micro` and `tm_share_max_permille` (the tuning
+    /// options of `--tune`).
     pub fn of(params: &SearchParams) -> ShareCurve {
         ShareCurve {
+            start: f64::from(params.tm_share_start_permille) / 1000.0,
             per_ply: f64::from(params.tm_share_per_ply_micro) / 1e6,
             max: f64::from(params.tm_share_max_permille) / 1000.0,
         }
@@ -69,7 +73,7 @@ impl TimeBudget {
             // What we may spend over the moves to go, keeping the overhead for every one of them.
             Some(_) => (time + clock.inc * (mtg - 1)).saturating_sub(overhead * mtg) / mtg,
             None => {
-                let share = (TIME_SHARE_START + curve.per_ply * f64::from(clock.ply)).min(curve.max);
+                let share = (curve.start + curve.per_ply * f64::from(clock.ply)).min(curve.max);
                 time.saturating_sub(overhead).mul_f64(share) + clock.inc.mul_f64(INCREMENT_SHARE)
             }
         };
@@ -298,5 +302,13 @@ mod tests {
         };
         assert_eq!(steeper(0), at(0));
         assert!(steeper(20) > at(20) && steeper(27) < steeper(28) && steeper(28) == at(400));
+        // A larger start gives every move before the cap more, from the first, and reaches the cap sooner: at ply
+        // 25 from 2%.
+        let sooner = |ply| {
+            let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
+            TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve { start: 0.02, ..ShareCurve::DEFAULT }).soft
+        };
+        assert_eq!(sooner(0), Duration::from_millis(200));
+        assert!(sooner(10) > at(10) && sooner(24) < sooner(25) && sooner(25) == at(400));
     }
 }
