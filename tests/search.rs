@@ -411,8 +411,8 @@ fn quiet_checks_at_quiescences_first_ply_see_a_mate_one_ply_sooner() {
 /// lower one where improving, no null move where a stored bound sits below the static evaluation), its count of
 /// late moves, its exchange test of quiet moves by their reduced depth, its sparing of quiet checks, razoring
 /// turned off, the correction tables by pieces and by the last two moves, and exchanges that count pinned capturers
-/// (the default leaves them out) each change the tree of a middlegame search to a fixed depth: they are wired into the search, not
-/// only named.
+/// (the default leaves them out) each change the tree of a middlegame search to a fixed depth: they are wired into
+/// the search, not only named.
 #[test]
 fn each_history_ordering_and_depth_condition_changes_the_tree() {
     let fen = "r1ba1abnr/4k4/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2B2C1/4K4/RN1A1ABNR w - - 0 1";

@@ -273,10 +273,12 @@ mod tests {
 
     #[test]
     fn without_moves_to_go_the_share_grows_with_the_game_up_to_its_cap() {
-        let at = |ply| {
+        // The soft limit with 10 s left at `ply`, by `curve`.
+        let soft = |ply, curve| {
             let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
-            TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve::DEFAULT).soft
+            TimeBudget::from_clock(&clock, Duration::ZERO, curve).soft
         };
+        let at = |ply| soft(ply, ShareCurve::DEFAULT);
         assert_eq!(ShareCurve::of(&SearchParams::default()), ShareCurve::DEFAULT);
         assert_eq!(at(0), Duration::from_millis(120));
         assert!(at(0) < at(10) && at(10) < at(20), "{:?} {:?} {:?}", at(0), at(10), at(20));
@@ -287,28 +289,24 @@ mod tests {
         let even = ClockState { time: Duration::from_secs(10), movestogo: Some(20), ply: 80, ..ClockState::default() };
         assert_eq!(TimeBudget::from_clock(&even, Duration::ZERO, ShareCurve::DEFAULT).soft, Duration::from_millis(500));
         // A larger cap is reached later, at ply 42 for 4.5%, and gives the middlegame more.
-        let with = |ply, cap| {
-            let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
-            TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve { max: cap, ..ShareCurve::DEFAULT }).soft
-        };
+        let with = |ply, cap| soft(ply, ShareCurve { max: cap, ..ShareCurve::DEFAULT });
         assert_eq!(with(0, 0.045), at(0));
         assert!(with(38, 0.045) > at(38) && with(42, 0.045) == with(400, 0.045));
         assert_eq!(with(400, 0.045), Duration::from_millis(450));
         // A steeper curve gives the early middlegame more and reaches the same cap sooner: at ply 28 for 0.1% a
         // ply.
-        let steeper = |ply| {
-            let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
-            TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve { per_ply: 0.001, ..ShareCurve::DEFAULT }).soft
-        };
+        let steeper = |ply| soft(ply, ShareCurve { per_ply: 0.001, ..ShareCurve::DEFAULT });
         assert_eq!(steeper(0), at(0));
         assert!(steeper(20) > at(20) && steeper(27) < steeper(28) && steeper(28) == at(400));
         // A larger start gives every move before the cap more, from the first, and reaches the cap sooner: at ply
         // 25 from 2%.
-        let sooner = |ply| {
-            let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
-            TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve { start: 0.02, ..ShareCurve::DEFAULT }).soft
-        };
+        let start = ShareCurve { start: 0.02, ..ShareCurve::DEFAULT };
+        let sooner = |ply| soft(ply, start);
         assert_eq!(sooner(0), Duration::from_millis(200));
         assert!(sooner(10) > at(10) && sooner(24) < sooner(25) && sooner(25) == at(400));
+        // The tuning option sets that start (`janggi --tune`, `tm_share_start_permille`).
+        let mut params = SearchParams::default();
+        params.set("tm_share_start_permille", 20).unwrap();
+        assert_eq!(ShareCurve::of(&params), start);
     }
 }
