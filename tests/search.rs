@@ -469,8 +469,8 @@ impl search::Listener for LastIteration {
 
 /// A search stopped in the middle of an iteration (here by a node limit) plays the best move of the last
 /// iteration it completed, unless another move beat that move in the stopped iteration. Such a move is played
-/// by default only where its score is above the completed iteration's; with `root_partial_best` it is played
-/// also where it is below, the last best's own score having fallen further there.
+/// whatever its score (`root_partial_best`, the default), the last best's own score having fallen further there;
+/// with the option at 0, only where its score is above the completed iteration's.
 #[test]
 fn a_search_stopped_mid_iteration_plays_the_move_that_beat_the_last_best_there() {
     let played = |partial: i64| {
@@ -498,9 +498,9 @@ fn a_search_stopped_mid_iteration_plays_the_move_that_beat_the_last_best_there()
     };
     let (moved, below) = played(0);
     assert!(moved > 0, "no search stopped mid-iteration on a new best move");
-    assert_eq!(below, 0, "by default a new move must score above the last completed iteration");
+    assert_eq!(below, 0, "at 0 a new move must score above the last completed iteration");
     let (moved_partial, below_partial) = played(1);
-    assert!(below_partial > 0, "root_partial_best played no new move scored below the completed iteration");
+    assert!(below_partial > 0, "no new move scored below the completed iteration was played");
     assert_eq!(moved_partial, moved + below_partial, "the option adds exactly the moves scored below");
 }
 

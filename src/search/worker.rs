@@ -249,7 +249,7 @@ impl<'a> Worker<'a> {
                 // An interrupted iteration counts only where it proved a new move better than the last best: a
                 // move is brought to the front only by beating alpha, at or above the last best's new score. Its
                 // score may still be below the last completed iteration's (the last best's score fell), which
-                // only `root_partial_best` accepts.
+                // `root_partial_best` 0 does not accept.
                 let first = &self.root_moves[0];
                 let proven = self.tuning.root_partial_best != 0 || first.score > self.result.score;
                 if first.mv != last_best && proven && first.score > -INFINITE {
