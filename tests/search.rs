@@ -454,3 +454,95 @@ fn each_history_ordering_and_depth_condition_changes_the_tree() {
         assert_ne!(nodes(Some(option)), base, "{option:?} left the tree as it was");
     }
 }
+
+/// The last line a search reported for a completed iteration: its score and first move.
+#[derive(Default)]
+struct LastIteration(std::sync::Mutex<Option<(i32, Move)>>);
+
+impl search::Listener for LastIteration {
+    fn report(&self, report: &search::Report) {
+        if report.multipv == 1 && report.bound == search::ScoreBound::Exact {
+            *self.0.lock().unwrap() = Some((report.score, report.pv[0]));
+        }
+    }
+}
+
+/// A search stopped in the middle of an iteration (here by a node limit) plays the best move of the last
+/// iteration it completed, unless another move beat that move in the stopped iteration. Such a move is played
+/// whatever its score (`root_partial_best`, the default), the last best's own score having fallen further there;
+/// with the option at 0, only where its score is above the completed iteration's.
+#[test]
+fn a_search_stopped_mid_iteration_plays_the_move_that_beat_the_last_best_there() {
+    let played = |partial: i64| {
+        let mut params = SearchParams::default();
+        params.set("root_partial_best", partial).unwrap();
+        let settings = Settings { search: Arc::new(params), ..Settings::default() };
+        // (moved off the last best, of which below the last completed iteration's score)
+        let (mut moved, mut below) = (0, 0);
+        for fen in janggi::bench::POSITIONS {
+            for nodes in [6_000, 12_000, 24_000, 48_000] {
+                let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
+                let listener = LastIteration::default();
+                let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+                let out = search::search(&pos, &limits, &settings, &Shared::new(16), &listener);
+                let Some((score, last_best)) = *listener.0.lock().unwrap() else { continue };
+                let best = out.best.unwrap();
+                assert_eq!(out.pv.first(), Some(&best), "{fen}: the line reported starts with the move played");
+                if best != last_best {
+                    moved += 1;
+                    below += usize::from(out.score <= score);
+                }
+            }
+        }
+        (moved, below)
+    };
+    let (moved, below) = played(0);
+    assert!(moved > 0, "no search stopped mid-iteration on a new best move");
+    assert_eq!(below, 0, "at 0 a new move must score above the last completed iteration");
+    let (moved_partial, below_partial) = played(1);
+    assert!(below_partial > 0, "no new move scored below the completed iteration was played");
+    assert_eq!(moved_partial, moved + below_partial, "the option adds exactly the moves scored below");
+}
+
+/// The depths of the iterations a search completed, in order.
+#[derive(Default)]
+struct Depths(std::sync::Mutex<Vec<u32>>);
+
+impl search::Listener for Depths {
+    fn report(&self, report: &search::Report) {
+        if report.multipv == 1 && report.bound == search::ScoreBound::Exact {
+            self.0.lock().unwrap().push(report.depth);
+        }
+    }
+}
+
+/// On its own clock, past `tm_search_again_pct` of the time its stop test allows, the search completes the same
+/// depth again instead of beginning a deeper iteration; without it every iteration goes a ply deeper, and a fixed
+/// `movetime` (the host's request for so much analysis) always goes deeper.
+#[test]
+fn past_a_part_of_its_time_the_search_completes_the_same_depth_again() {
+    let fen = "r1ba1abnr/4k4/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2B2C1/4K4/RN1A1ABNR w - - 0 1";
+    let depths = |again: i64, budget: TimeBudget| {
+        let mut params = SearchParams::default();
+        params.set("tm_search_again_pct", again).unwrap();
+        let settings = Settings { search: Arc::new(params), ..Settings::default() };
+        let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
+        let listener = Depths::default();
+        let limits = Limits { time: Some(budget), ..Limits::default() };
+        let out = search::search(&pos, &limits, &settings, &Shared::new(16), &listener);
+        let depths = listener.0.into_inner().unwrap();
+        assert_eq!(out.depth, *depths.last().unwrap(), "the result is the last completed iteration's");
+        depths
+    };
+    let clock = ClockState { time: Duration::from_secs(20), ..ClockState::default() };
+    let game = TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve::DEFAULT);
+    let repeats = |d: &[u32]| d.windows(2).filter(|w| w[1] == w[0]).count();
+    let deeper = |d: &[u32]| d.windows(2).all(|w| w[1] == w[0] + 1);
+    let plain = depths(0, game);
+    assert!(deeper(&plain), "{plain:?}");
+    // A small part: an iteration is sure to end past it and short of the limit itself.
+    let again = depths(20, game);
+    assert!(repeats(&again) > 0 && again.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1), "{again:?}");
+    let analysis = depths(20, TimeBudget::fixed(Duration::from_millis(300), Duration::ZERO));
+    assert!(deeper(&analysis), "{analysis:?}");
+}

@@ -142,10 +142,16 @@ impl TimeManager {
     /// and how clear the best move is (`stretch`, at most `most`). A fixed `movetime` is the host's request for
     /// that much thought: it never shrinks.
     pub fn soft_limit_reached(&self, stretch: f64, most: f64) -> bool {
+        self.past_part_of_soft_limit(stretch, most, 1.0)
+    }
+
+    /// Whether the time spent is past `part` of the soft limit as `soft_limit_reached` stretches it (the test of
+    /// `tm_search_again_pct`).
+    pub fn past_part_of_soft_limit(&self, stretch: f64, most: f64, part: f64) -> bool {
         self.budget.is_some_and(|b| {
             let least = if b.managed { MIN_SOFT_STRETCH } else { 1.0 };
             let soft = b.soft.mul_f64(stretch.clamp(least, most.max(least))).min(b.hard);
-            self.elapsed() >= soft
+            self.elapsed() >= soft.mul_f64(part)
         })
     }
 
@@ -203,6 +209,22 @@ mod tests {
         // However far it is stretched, the soft limit never passes the hard one.
         let late = TimeManager::new(since(100), Some(budget));
         assert!(late.soft_limit_reached(1000.0, 1000.0));
+    }
+
+    #[test]
+    fn a_part_of_the_stretched_soft_limit_is_reached_sooner() {
+        let budget = TimeBudget { soft: Duration::from_secs(10), hard: Duration::from_secs(100), managed: true };
+        let since = |secs| Instant::now().checked_sub(Duration::from_secs(secs)).expect("a clock running that long");
+        // Six seconds spent: past 58% of a 10 s soft limit, short of the whole and of 58% of it stretched twice.
+        let tm = TimeManager::new(since(6), Some(budget));
+        assert!(tm.past_part_of_soft_limit(1.0, 2.5, 0.58));
+        assert!(!tm.past_part_of_soft_limit(1.0, 2.5, 1.0));
+        assert!(!tm.past_part_of_soft_limit(2.0, 2.5, 0.58));
+        // The whole of it is the soft limit itself.
+        assert_eq!(tm.past_part_of_soft_limit(1.2, 2.5, 1.0), tm.soft_limit_reached(1.2, 2.5));
+        // Bounded as the soft limit is: by the hard limit, however far stretched.
+        let late = TimeManager::new(since(60), Some(budget));
+        assert!(late.past_part_of_soft_limit(1000.0, 1000.0, 0.58));
     }
 
     #[test]

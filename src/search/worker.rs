@@ -219,7 +219,13 @@ impl<'a> Worker<'a> {
         let mut iteration_index = 0;
         let mut best_since = 0;
         let mut stability = 1.0;
-        for depth in 1..=max_depth as i32 {
+        // Iterations that searched the depth of the one before again (`tm_search_again_pct`): the depth an
+        // iteration searches is its number less these.
+        let mut repeats = 0;
+        let mut deepen = true;
+        for iteration in 1..=max_depth as i32 {
+            repeats += i32::from(!deepen);
+            let depth = iteration - repeats;
             // Helper threads skip some depths so that threads spread over different iterations.
             if self.id > 0 && depth > 4 && (depth as usize + self.id).is_multiple_of(3) {
                 continue;
@@ -240,9 +246,13 @@ impl<'a> Worker<'a> {
                 self.root_moves[..=line].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
             if self.stopped && depth > 1 {
-                // An interrupted iteration counts only where it proved a new move better than the last best.
+                // An interrupted iteration counts only where it proved a new move better than the last best: a
+                // move is brought to the front only by beating alpha, at or above the last best's new score. Its
+                // score may still be below the last completed iteration's (the last best's score fell), which
+                // `root_partial_best` 0 does not accept.
                 let first = &self.root_moves[0];
-                if first.mv != last_best && first.score > self.result.score && first.score > -INFINITE {
+                let proven = self.tuning.root_partial_best != 0 || first.score > self.result.score;
+                if first.mv != last_best && proven && first.score > -INFINITE {
                     self.result.score = first.score;
                     self.result.pv = first.pv.clone();
                     if let Some(line) = self.result.lines.first_mut() {
@@ -288,6 +298,7 @@ impl<'a> Worker<'a> {
             if self.is_main() && self.iteration_says_stop(depth, score, last_score, best_changes, model1_factor) {
                 break;
             }
+            deepen = !self.is_main() || !self.search_again(score, last_score, best_changes, model1_factor);
             last_best = best;
             last_score = score;
             if self.stopped {
@@ -348,15 +359,41 @@ impl<'a> Worker<'a> {
             }
             return false;
         }
-        let falling = ((last_score - score) as f64 / 100.0).clamp(0.0, 1.0);
-        let instability = 1.0 + best_changes * f64::from(self.tuning.tm_instability_pct) / 100.0;
-        let stretch = instability * (1.0 + falling * 0.5) * self.effort_scale();
-        let most = f64::from(self.tuning.tm_max_stretch_pct) / 100.0;
+        let (stretch, most) = self.soft_stretch(score, last_score, best_changes);
         if depth > 1 && self.clock.soft_limit_reached(stretch, most) {
             self.shared.stop.store(true, Ordering::Relaxed);
             return true;
         }
         false
+    }
+
+    /// How far the soft limit stretches after an iteration, and at most: more where the best move keeps changing
+    /// or the score fell, and by the best move's share of the work (`effort_scale`).
+    fn soft_stretch(&self, score: i32, last_score: i32, best_changes: f64) -> (f64, f64) {
+        let falling = ((last_score - score) as f64 / 100.0).clamp(0.0, 1.0);
+        let instability = 1.0 + best_changes * f64::from(self.tuning.tm_instability_pct) / 100.0;
+        let stretch = instability * (1.0 + falling * 0.5) * self.effort_scale();
+        (stretch, f64::from(self.tuning.tm_max_stretch_pct) / 100.0)
+    }
+
+    /// Whether the next iteration searches the last one's depth again instead of a deeper one: on the engine's
+    /// own clock, once `tm_search_again_pct` of the time the stop test allows is spent, a deeper iteration would
+    /// likely be cut off unfinished, and the same depth again, its tree mostly in the hash table, still improves
+    /// the move and its score (0: always deeper).
+    fn search_again(&self, score: i32, last_score: i32, best_changes: f64, model1_factor: Option<f64>) -> bool {
+        let pct = self.tuning.tm_search_again_pct;
+        if pct == 0 || !self.clock.is_managed() || self.limits.infinite || self.shared.pondering.load(Ordering::SeqCst)
+        {
+            return false;
+        }
+        let part = f64::from(pct) / 100.0;
+        match model1_factor {
+            Some(factor) => self.clock.past(factor * part),
+            None => {
+                let (stretch, most) = self.soft_stretch(score, last_score, best_changes);
+                self.clock.past_part_of_soft_limit(stretch, most, part)
+            }
+        }
     }
 
     /// How the best move's share of the last iteration's nodes scales the time (`tm_effort_base`; 1 when off).
