@@ -455,14 +455,14 @@ fn each_history_ordering_and_depth_condition_changes_the_tree() {
     }
 }
 
-/// The last line a search reported for a completed iteration: its score and first move.
+/// The iterations a search completed, in order, as it reported them: depth, score and first move.
 #[derive(Default)]
-struct LastIteration(std::sync::Mutex<Option<(i32, Move)>>);
+struct Iterations(std::sync::Mutex<Vec<(u32, i32, Move)>>);
 
-impl search::Listener for LastIteration {
+impl search::Listener for Iterations {
     fn report(&self, report: &search::Report) {
         if report.multipv == 1 && report.bound == search::ScoreBound::Exact {
-            *self.0.lock().unwrap() = Some((report.score, report.pv[0]));
+            self.0.lock().unwrap().push((report.depth, report.score, report.pv[0]));
         }
     }
 }
@@ -482,10 +482,10 @@ fn a_search_stopped_mid_iteration_plays_the_move_that_beat_the_last_best_there()
         for fen in janggi::bench::POSITIONS {
             for nodes in [6_000, 12_000, 24_000, 48_000] {
                 let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
-                let listener = LastIteration::default();
+                let listener = Iterations::default();
                 let limits = Limits { nodes: Some(nodes), ..Limits::default() };
                 let out = search::search(&pos, &limits, &settings, &Shared::new(16), &listener);
-                let Some((score, last_best)) = *listener.0.lock().unwrap() else { continue };
+                let Some(&(_, score, last_best)) = listener.0.lock().unwrap().last() else { continue };
                 let best = out.best.unwrap();
                 assert_eq!(out.pv.first(), Some(&best), "{fen}: the line reported starts with the move played");
                 if best != last_best {
@@ -504,18 +504,6 @@ fn a_search_stopped_mid_iteration_plays_the_move_that_beat_the_last_best_there()
     assert_eq!(moved_partial, moved + below_partial, "the option adds exactly the moves scored below");
 }
 
-/// The depths of the iterations a search completed, in order.
-#[derive(Default)]
-struct Depths(std::sync::Mutex<Vec<u32>>);
-
-impl search::Listener for Depths {
-    fn report(&self, report: &search::Report) {
-        if report.multipv == 1 && report.bound == search::ScoreBound::Exact {
-            self.0.lock().unwrap().push(report.depth);
-        }
-    }
-}
-
 /// On its own clock, past `tm_search_again_pct` of the time its stop test allows, the search completes the same
 /// depth again instead of beginning a deeper iteration; without it every iteration goes a ply deeper, and a fixed
 /// `movetime` (the host's request for so much analysis) always goes deeper.
@@ -527,10 +515,10 @@ fn past_a_part_of_its_time_the_search_completes_the_same_depth_again() {
         params.set("tm_search_again_pct", again).unwrap();
         let settings = Settings { search: Arc::new(params), ..Settings::default() };
         let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
-        let listener = Depths::default();
+        let listener = Iterations::default();
         let limits = Limits { time: Some(budget), ..Limits::default() };
         let out = search::search(&pos, &limits, &settings, &Shared::new(16), &listener);
-        let depths = listener.0.into_inner().unwrap();
+        let depths: Vec<u32> = listener.0.into_inner().unwrap().iter().map(|&(depth, _, _)| depth).collect();
         assert_eq!(out.depth, *depths.last().unwrap(), "the result is the last completed iteration's");
         depths
     };

@@ -528,8 +528,9 @@ search_params! {
     /// A search stopped in the middle of an iteration plays the move that beat the last iteration's best in it,
     /// whatever its score (1: the move is proven better than the one whose score fell); 0 keeps such a move only
     /// where its score is above the last completed iteration's. At 0, 7 of the 13 moves found so in 650 moves of 8
-    /// games against Fairy-Stockfish at 10+0.1 were dropped, all with scores falling. At 1 it scored 118-82 (+63.2
-    /// ± 49.3) against Fairy-Stockfish with the same net in 200 games at 10+0.1.
+    /// games against Fairy-Stockfish at 10+0.1 were dropped, all with scores falling. Against Fairy-Stockfish with
+    /// the same net in 200 games at 10+0.1, on a machine half as fast as earlier runs, 1 scored 118-82 (+63.2 ± 49.3)
+    /// and 0 106-94 (+20.9 ± 48.6): within the error, and 1 plays the move its search proved better.
     root_partial_best = 1, 0, 1, 1;
     /// Nodes in check prune (late moves, history, exchange) and reduce their evasions as other nodes do their
     /// moves (1; 0: every evasion searched at full depth). Futility stays off in check: there is no static
