@@ -76,15 +76,18 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
 /// evasions, early quiet moves punished when refuted, a cutoff's way back discouraged, root fail highs searched
 /// shallower, good early moves searched a ply deeper, continuation history saturating later, internal iterative
 /// reduction of two plies on principal variations alone from depth 6, its null-move conditions, its count of late
-/// moves, its exchange test of quiet moves, quiet checks spared pruning, no razoring and no history pruning), and four of ours (quiet moves that threaten
-/// a more valuable piece reduced less and kept from pruning, quiet moves ordered by the threats of lesser pieces,
-/// the correction history's share of the evaluation capped): forced mates are still found in the fewest moves, and
+/// moves, its exchange test of quiet moves, quiet checks spared pruning, no razoring and no history pruning, the
+/// other moves of a node whose quiet hash move was singular reduced less, reductions by the hash table's hit
+/// rate), and four of ours (quiet moves that threaten a more valuable piece reduced less and kept from pruning,
+/// quiet moves ordered by the threats of lesser pieces, the correction history's share of the evaluation capped): forced mates are still found in the fewest moves, and
 /// a position with the side to move in check at the root still gets a legal move.
 #[test]
 fn the_optional_search_conditions_keep_forced_mates() {
     let mut params = SearchParams::default();
     for (name, value) in [
         ("singular_double_margin", 45),
+        ("singular_quiet_lmr", 1),
+        ("lmr_tt_hit_average", 1),
         ("singular_margin", 8),
         ("order_threat_bonus", 8192),
         ("nmp_static_margin", -76),

@@ -29,6 +29,13 @@ pub const FS_UNITS_PER_SOLDIER: i32 = 208;
 /// `see_quiet_quad`'s reduced depth counts for at most this much in the first factor.
 pub const SEE_QUIET_QUAD_DEPTH_CAP: i32 = 18;
 
+/// The running average of hash-table hits (`lmr_tt_hit_average`): over this many nodes, a hit counting this much.
+pub const TT_HIT_WINDOW: u64 = 4096;
+pub const TT_HIT_RESOLUTION: u64 = 1024;
+/// `lmr_tt_hit_average` reduces a ply less above this average: hits at 537 nodes of 1024 (Fairy-Stockfish's
+/// threshold).
+pub const TT_HIT_REDUCE_ABOVE: u64 = 537 * TT_HIT_RESOLUTION * TT_HIT_WINDOW / 1024;
+
 /// `lmr_cutoff_count` applies where the children searched so far cut off more than this many times.
 pub const CUTOFF_COUNT_OVER: u32 = 3;
 /// `lmr_extend` applies to a node's first this many moves.
@@ -472,6 +479,12 @@ search_params! {
     /// 61-39 (+77.7 ± 70.9) against it with the same net at 10+0.1, played beside the shipped build's 54-46; 18-32
     /// at 40 against the build before at 5+0.05 (stopped): not yet shown better.
     singular_double_margin = 0, 0, 200, 5;
+    /// Where a quiet hash move was singularly extended, the node's other moves are reduced a ply less (1, as
+    /// Fairy-Stockfish does; 0: not).
+    singular_quiet_lmr = 0, 0, 1, 1;
+    /// Moves are reduced a ply less while more than `TT_HIT_REDUCE_ABOVE` of the recent nodes were found in the
+    /// hash table (1, as Fairy-Stockfish does; 0: not).
+    lmr_tt_hit_average = 0, 0, 1, 1;
     /// Where the hash move is not singular but its score beats beta, the other moves are searched at half the depth
     /// against beta, and the node is cut if they beat it too (1, as Fairy-Stockfish does); or the hash move is
     /// searched a ply shallower (0). On: 8% fewer nodes to depth 12, yet 27-39 in 66 games against

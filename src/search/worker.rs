@@ -120,6 +120,9 @@ pub(super) struct Worker<'a> {
     root_moves: Vec<RootMove>,
     /// How often a root move other than the first became best in this iteration (re-searches included).
     root_changes: u32,
+    /// The share of recent nodes whose position the hash table held, in units of `TT_HIT_RESOLUTION`, as a running
+    /// average over `TT_HIT_WINDOW` nodes (`lmr_tt_hit_average`).
+    tt_hit_average: u64,
     stopped: bool,
     result: ThreadResult,
     /// The tunable numbers, and the reduction table made from them.
@@ -162,6 +165,8 @@ impl<'a> Worker<'a> {
             move_numbers: [0; MAX_PLY + 2],
             root_moves: Vec::new(),
             root_changes: 0,
+            // Half the nodes hits: no opinion until the search has seen some nodes.
+            tt_hit_average: TT_HIT_RESOLUTION * TT_HIT_WINDOW / 2,
             stopped: false,
             result: ThreadResult { id, ..ThreadResult::default() },
             tuning: &settings.search,
@@ -761,6 +766,10 @@ impl<'a> Worker<'a> {
         let singular_search = !excluded.is_none();
         let tt = if ablation.tt { None } else { self.shared.tt.probe(key) };
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
+        if !singular_search {
+            self.tt_hit_average =
+                (TT_HIT_WINDOW - 1) * self.tt_hit_average / TT_HIT_WINDOW + TT_HIT_RESOLUTION * u64::from(tt.is_some());
+        }
         // On a principal variation now or when last searched: such nodes decide the result and are reduced less.
         let tt_pv = pv_node || tt.is_some_and(|e| e.pv);
         if let Some(e) = tt
@@ -1006,6 +1015,7 @@ impl<'a> Worker<'a> {
         }
         let previous = if ply > 0 { self.played[ply - 1] } else { Move::NONE };
         let tt_capture = !tt_move.is_none() && self.is_capture(tt_move);
+        let singular_quiet = singular_extension > 0 && !tt_capture && self.tuning.singular_quiet_lmr != 0;
         let mut scores = self.order(&moves, tt_move, ply, previous);
 
         // A principal-variation node whose hash entry, as deep as this search, bounds its value from above (an
@@ -1207,6 +1217,16 @@ impl<'a> Worker<'a> {
                         if self.tuning.lmr_threat > 0 && !m.is_pass() && self.threatens_more_valuable(m.to()) {
                             r -= self.tuning.lmr_threat;
                         }
+                    }
+                    // A quiet hash move found singular is where the search expects the node's value; the rest are
+                    // searched a little deeper so that a second good move, if there is one, is not missed.
+                    if singular_quiet {
+                        r -= 1;
+                    }
+                    // A node whose positions the hash table mostly holds is well known: its late moves cost little
+                    // at a ply more.
+                    if self.tuning.lmr_tt_hit_average != 0 && self.tt_hit_average > TT_HIT_REDUCE_ABOVE {
+                        r -= 1;
                     }
                     // Replies that keep cutting off say this node will fail low: its late moves matter less.
                     if self.cutoffs[ply + 1] > CUTOFF_COUNT_OVER {
