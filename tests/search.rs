@@ -79,8 +79,9 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
 /// moves, its exchange test of quiet moves, quiet checks spared pruning, no razoring and no history pruning, the
 /// other moves of a node whose quiet hash move was singular reduced less, reductions by the hash table's hit
 /// rate), and four of ours (quiet moves that threaten a more valuable piece reduced less and kept from pruning,
-/// quiet moves ordered by the threats of lesser pieces, the correction history's share of the evaluation capped): forced mates are still found in the fewest moves, and
-/// a position with the side to move in check at the root still gets a legal move.
+/// quiet moves ordered by the threats of lesser pieces, the correction history's share of the evaluation capped):
+/// forced mates are still found in the fewest moves, and a position with the side to move in check at the root
+/// still gets a legal move.
 #[test]
 fn the_optional_search_conditions_keep_forced_mates() {
     let mut params = SearchParams::default();

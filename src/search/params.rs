@@ -476,15 +476,16 @@ search_params! {
     singular_margin = 8, 4, 64, 2;
     /// A hash move singular by this much more (centipawns) off the principal variation is extended two plies, at
     /// most `MAX_DOUBLE_EXTENSIONS` times on a path (0: never). At 45 (Fairy-Stockfish's margin in centipawns):
-    /// 61-39 (+77.7 ± 70.9) against it with the same net at 10+0.1, played beside the shipped build's 54-46; 18-32
-    /// at 40 against the build before at 5+0.05 (stopped): not yet shown better.
+    /// 61-39 (+77.7 ± 70.9) against it with the same net at 10+0.1, played beside the shipped build's 54-46, but
+    /// 50-50 at 15+0.15 beside the shipped build's 51-49; 18-32 at 40 against the build before at 5+0.05 (stopped):
+    /// not shown better.
     singular_double_margin = 0, 0, 200, 5;
     /// Where a quiet hash move was singularly extended, the node's other moves are reduced a ply less (1, as
     /// Fairy-Stockfish does; 0: not). On: 5.4% more nodes to depth 11, 52-48 (+13.9 ± 69.1) against Fairy-Stockfish
     /// with the same net at 10+0.1: not shown better.
     singular_quiet_lmr = 0, 0, 1, 1;
-    /// Moves are reduced a ply less while more than `TT_HIT_REDUCE_ABOVE` of the recent nodes were found in the
-    /// hash table (1, as Fairy-Stockfish does; 0: not).
+    /// Moves are reduced a ply less while the running average of hash-table hits is above `TT_HIT_REDUCE_ABOVE`
+    /// (1, as Fairy-Stockfish does; 0: not). On: 1.9% more nodes to depth 11; not yet played.
     lmr_tt_hit_average = 0, 0, 1, 1;
     /// Where the hash move is not singular but its score beats beta, the other moves are searched at half the depth
     /// against beta, and the node is cut if they beat it too (1, as Fairy-Stockfish does); or the hash move is

@@ -766,7 +766,8 @@ impl<'a> Worker<'a> {
         let singular_search = !excluded.is_none();
         let tt = if ablation.tt { None } else { self.shared.tt.probe(key) };
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
-        if !singular_search {
+        // Kept only where it is used: this runs at every node.
+        if self.tuning.lmr_tt_hit_average != 0 && !singular_search {
             self.tt_hit_average =
                 (TT_HIT_WINDOW - 1) * self.tt_hit_average / TT_HIT_WINDOW + TT_HIT_RESOLUTION * u64::from(tt.is_some());
         }
