@@ -256,6 +256,22 @@ proptest! {
     }
 
     #[test]
+    fn a_move_tested_alone_is_legal_exactly_when_the_generator_lists_it(rules in 0usize..6, setup in 0usize..25, choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        for pos in random_playout(Rules::ALL[rules], setup, &choices) {
+            let legal = pos.legal_moves();
+            prop_assert!(!pos.is_legal(Move::NONE));
+            // Every pair of points, the passes (a point to itself) included: moves of either side, onto friends,
+            // through blocks, out of the palace, into check.
+            for from in (0..90).filter_map(Square::from_index) {
+                for to in (0..90).filter_map(Square::from_index) {
+                    let m = Move::new(from, to);
+                    prop_assert_eq!(pos.is_legal(m), legal.contains(m), "{:?} in {}", m, pos.fen());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_pieces_targets_hold_every_point_it_may_move_to_and_are_known_before_a_quiet_move(rules in 0usize..6, setup in 0usize..25, choices in prop::collection::vec(any::<u16>(), 0..200)) {
         for pos in random_playout(Rules::ALL[rules], setup, &choices) {
             for m in pos.legal_moves().iter().filter(|m| !m.is_pass()) {

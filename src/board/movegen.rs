@@ -41,9 +41,26 @@ impl Position {
         list
     }
 
-    /// Whether `m` is a legal move here.
+    /// Whether `m` is a legal move here: one that `legal_moves` holds, tested alone (the search asks it of a hash
+    /// move before it generates the others, and a hash move may come from another position).
     pub fn is_legal(&self, m: Move) -> bool {
-        !m.is_none() && self.legal_moves().contains(m)
+        if m.is_none() || self.ended_by_last_move() {
+            return false;
+        }
+        let us = self.side;
+        if m.is_pass() {
+            return m.from() == self.generals[us.index()] && self.pass_allowed();
+        }
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.piece_at(from).filter(|p| p.color() == us) else {
+            return false;
+        };
+        if self.by_color[us.index()].has(to) || !self.piece_targets(piece, from, self.occupied(), self.rotated).has(to)
+        {
+            return false;
+        }
+        let must_break = self.state.facing && self.rules.bikjang != Bikjang::Ignored;
+        self.keeps_general_safe(from, to, piece.kind(), must_break)
     }
 
     /// The number of legal moves (perft's last ply).

@@ -2,6 +2,7 @@
 
 use super::square::{Notation, Square};
 use std::fmt;
+use std::mem::MaybeUninit;
 
 /// A move from one point to another; a pass is the general's point twice. `Move::NONE` (a1a1, never a general's
 /// point) stands for "no move".
@@ -94,24 +95,25 @@ impl fmt::Debug for Move {
 /// Enough for any position: with at most the pieces of one army a side has fewer than 160 moves.
 pub const MAX_MOVES: usize = 256;
 
-/// A list of moves on the stack.
+/// A list of moves on the stack. Its storage is left uninitialised beyond its length: a list is made at every
+/// node of a search and most of its 256 slots are never written, so they are not zeroed either.
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
 }
 
 impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList { moves: [Move::NONE; MAX_MOVES], len: 0 }
+        MoveList { moves: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
     }
 
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
         debug_assert!(self.len < MAX_MOVES);
         if self.len < MAX_MOVES {
-            self.moves[self.len] = m;
+            self.moves[self.len] = MaybeUninit::new(m);
             self.len += 1;
         }
     }
@@ -136,12 +138,17 @@ impl MoveList {
 
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        let written = &self.moves[..self.len];
+        // SAFETY: the first `len` slots were written by `push` (or kept by `retain`), and `MaybeUninit<Move>` has
+        // `Move`'s layout.
+        unsafe { &*(written as *const [MaybeUninit<Move>] as *const [Move]) }
     }
 
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        let written = &mut self.moves[..self.len];
+        // SAFETY: as in `as_slice`.
+        unsafe { &mut *(written as *mut [MaybeUninit<Move>] as *mut [Move]) }
     }
 
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
@@ -151,8 +158,9 @@ impl MoveList {
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
         let mut n = 0;
         for i in 0..self.len {
-            if keep(self.moves[i]) {
-                self.moves[n] = self.moves[i];
+            let m = self.as_slice()[i];
+            if keep(m) {
+                self.moves[n] = MaybeUninit::new(m);
                 n += 1;
             }
         }

@@ -9,6 +9,7 @@ use super::see::{PieceValues, see_ge_pinned};
 use super::time::{TimeManager, effort_scale};
 use super::tt::{Bound, Entry};
 use super::{LastSearch, Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
+use crate::board::moves::MAX_MOVES;
 use crate::board::rules::Bikjang;
 use crate::board::{Bitboard, Color, EndView, Move, MoveList, Piece, PieceKind, Position, Square};
 use crate::eval;
@@ -17,7 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 mod movepick;
-use movepick::pick;
+use movepick::{MoveScores, pick};
 
 /// Mixed into the hash key after a pass: a second pass would end the game, so the position is not the same.
 const AFTER_PASS_KEY: u64 = 0x6A09_E667_F3BC_C908;
@@ -117,6 +118,10 @@ pub(super) struct Worker<'a> {
     cutoffs: [u32; MAX_PLY + 3],
     /// Where in its node's order the move being searched at each ply came (1 for the first).
     move_numbers: [u16; MAX_PLY + 2],
+    /// Each ply's lists of the quiet moves and captures tried, kept from node to node so that a node does not
+    /// allocate them (a node takes its ply's lists and gives them back when done).
+    quiets_tried: Vec<Vec<(Move, PieceTo)>>,
+    captures_tried: Vec<Vec<CaptureKey>>,
     root_moves: Vec<RootMove>,
     /// How often a root move other than the first became best in this iteration (re-searches included).
     root_changes: u32,
@@ -163,6 +168,8 @@ impl<'a> Worker<'a> {
             double_extensions: [0; MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 3],
             move_numbers: [0; MAX_PLY + 2],
+            quiets_tried: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            captures_tried: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
             root_moves: Vec::new(),
             root_changes: 0,
             // Half the nodes hits: no opinion until the search has seen some nodes.
@@ -565,11 +572,12 @@ impl<'a> Worker<'a> {
         for rm in &self.root_moves[line + 1..] {
             list.push(rm.mv);
         }
-        let scores = self.order(&list, Move::NONE, 0, Move::NONE);
+        let mut scores = MoveScores::new();
+        self.order(&list, Move::NONE, 0, Move::NONE, &mut scores);
         let mut keyed: Vec<(bool, i32, RootMove)> = self
             .root_moves
             .drain(line + 1..)
-            .zip(scores)
+            .zip(scores.as_mut_slice().iter().copied())
             .map(|(rm, s)| {
                 let exact = rm.previous > -INFINITE;
                 let key = if exact { rm.previous } else { s };
@@ -919,7 +927,8 @@ impl<'a> Worker<'a> {
             && !tt.is_some_and(|e| e.depth >= depth - 3 && from_tt(e.score, ply) < probcut_beta)
         {
             let mut captures = self.pos.legal_captures();
-            let mut scores = self.order(&captures, tt_move, ply, Move::NONE);
+            let mut scores = MoveScores::new();
+            self.order(&captures, tt_move, ply, Move::NONE, &mut scores);
             for i in 0..captures.len() {
                 let m = pick(&mut captures, &mut scores, i);
                 if !self.see(m, probcut_beta - static_eval) {
@@ -1004,20 +1013,27 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let mut moves = self.pos.legal_moves();
-        if moves.is_empty() {
-            return self.terminal_without_moves(ply);
-        }
-        if singular_search {
-            moves.retain(|m| m != excluded);
-            if moves.is_empty() {
-                return alpha;
-            }
-        }
+        // A legal hash move is searched before the other moves are generated and ordered: where it cuts off,
+        // as it mostly does, that work is saved.
+        let tt_first = !singular_search && self.pos.is_legal(tt_move);
+        let mut moves = MoveList::new();
+        let mut scores = MoveScores::new();
         let previous = if ply > 0 { self.played[ply - 1] } else { Move::NONE };
+        if !tt_first {
+            moves = self.pos.legal_moves();
+            if moves.is_empty() {
+                return self.terminal_without_moves(ply);
+            }
+            if singular_search {
+                moves.retain(|m| m != excluded);
+                if moves.is_empty() {
+                    return alpha;
+                }
+            }
+            self.order(&moves, tt_move, ply, previous, &mut scores);
+        }
         let tt_capture = !tt_move.is_none() && self.is_capture(tt_move);
         let singular_quiet = singular_extension > 0 && !tt_capture && self.tuning.singular_quiet_lmr != 0;
-        let mut scores = self.order(&moves, tt_move, ply, previous);
 
         // A principal-variation node whose hash entry, as deep as this search, bounds its value from above (an
         // upper bound or an exact score): Fairy-Stockfish's "likely fail low".
@@ -1027,15 +1043,31 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
-        let mut quiets_tried: Vec<(Move, PieceTo)> = Vec::with_capacity(32);
-        let mut captures_tried: Vec<CaptureKey> = Vec::with_capacity(16);
+        let mut quiets_tried = std::mem::take(&mut self.quiets_tried[ply]);
+        let mut captures_tried = std::mem::take(&mut self.captures_tried[ply]);
+        quiets_tried.clear();
+        captures_tried.clear();
         let context = self.context(ply);
         // In check, evasions are pruned and reduced as other moves are (except by futility: there is no static
         // evaluation to judge them by) where `check_node_prune` says so.
         let prune_here = !in_check || self.tuning.check_node_prune != 0;
-        let n = moves.len();
-        for i in 0..n {
-            let m = pick(&mut moves, &mut scores, i);
+        let mut n = if tt_first { 1 } else { moves.len() };
+        for i in 0..MAX_MOVES {
+            if tt_first && i == 1 {
+                // The hash move did not cut off: the rest are generated, ordered with what its search taught the
+                // histories, and follow it.
+                moves = self.pos.legal_moves();
+                self.order(&moves, tt_move, ply, previous, &mut scores);
+                if let Some(at) = moves.iter().position(|&m| m == tt_move) {
+                    moves.as_mut_slice().swap(0, at);
+                    scores.as_mut_slice().swap(0, at);
+                }
+                n = moves.len();
+            }
+            if i >= n {
+                break;
+            }
+            let m = if tt_first && i == 0 { tt_move } else { pick(&mut moves, &mut scores, i) };
             let victim = if m.is_pass() { None } else { self.pos.piece_at(m.to()) };
             let capture = victim.map(|v| capture_key(self.piece_to(m), v.kind()));
             let quiet = capture.is_none();
@@ -1305,8 +1337,10 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        self.captures_tried[ply] = captures_tried;
         if best == -INFINITE {
             // Every move was pruned: fall back on the static evaluation.
+            self.quiets_tried[ply] = quiets_tried;
             return alpha;
         }
         let bound = if best >= beta {
@@ -1329,6 +1363,7 @@ impl<'a> Worker<'a> {
             let bonus = self.tuning.history_bonus(depth);
             self.history.reward(side, best, &quiets_tried, context, bonus, ply, previous);
         }
+        self.quiets_tried[ply] = quiets_tried;
         // Every move failed low: the opponent's quiet move that led here was strong, and its history learns it.
         let refutation_depth = self.tuning.refutation_bonus_min_depth;
         if refutation_depth > 0
@@ -1576,7 +1611,8 @@ impl<'a> Worker<'a> {
             };
         }
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
-        let mut scores = self.order(&moves, tt_move, ply.min(MAX_PLY), Move::NONE);
+        let mut scores = MoveScores::new();
+        self.order(&moves, tt_move, ply.min(MAX_PLY), Move::NONE, &mut scores);
         let mut best = stand_pat;
         let mut best_move = Move::NONE;
         for i in 0..moves.len() {

@@ -5,20 +5,21 @@ use super::Worker;
 use crate::board::moves::MAX_MOVES;
 use crate::board::{Bitboard, Move, MoveList, PieceKind};
 use crate::search::history::capture_key;
+use std::mem::MaybeUninit;
 
 impl Worker<'_> {
     /// Move-ordering scores: hash move, captures by victim, attacker and capture history, killers, counter move,
     /// history.
-    pub(super) fn order(&self, moves: &MoveList, tt_move: Move, ply: usize, previous: Move) -> [i32; MAX_MOVES] {
-        let mut scores = [0i32; MAX_MOVES];
+    pub(super) fn order(&self, moves: &MoveList, tt_move: Move, ply: usize, previous: Move, scores: &mut MoveScores) {
+        scores.len = 0;
         let side = self.pos.side_to_move();
         let context = self.context(ply);
         let counter = self.history.counter(side, previous);
         let threat_bonus = self.tuning.order_threat_bonus;
         // Built when the first quiet move is scored: many lists (quiescence, ProbCut) have none.
         let mut lesser: Option<[Bitboard; 7]> = None;
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if m == tt_move {
+        for &m in moves.iter() {
+            let score = if m == tt_move {
                 1 << 30
             } else if let Some(victim) = self.pos.piece_at(m.to()).filter(|_| !m.is_pass()) {
                 let attacker = self.pos.piece_at(m.from()).map_or(0, |p| self.see_values()[p.kind().index()]);
@@ -53,8 +54,8 @@ impl Worker<'_> {
                 }
                 self.quiet_history(side, m, to, context) + reply + threat
             };
+            scores.push(score);
         }
-        scores
     }
 
     /// For each kind of the side to move's pieces, the points attacked by an enemy piece worth less (by the
@@ -74,10 +75,41 @@ impl Worker<'_> {
     }
 }
 
+/// The ordering scores of a move list, one a move in the list's order. Like `MoveList` its storage is left
+/// uninitialised beyond its length, as every node of a search makes one.
+pub(super) struct MoveScores {
+    values: [MaybeUninit<i32>; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveScores {
+    #[inline(always)]
+    pub(super) fn new() -> MoveScores {
+        MoveScores { values: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, score: i32) {
+        if self.len < MAX_MOVES {
+            self.values[self.len] = MaybeUninit::new(score);
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn as_mut_slice(&mut self) -> &mut [i32] {
+        let written = &mut self.values[..self.len];
+        // SAFETY: the first `len` slots were written by `push`, and `MaybeUninit<i32>` has `i32`'s layout.
+        unsafe { &mut *(written as *mut [MaybeUninit<i32>] as *mut [i32]) }
+    }
+}
+
 /// Selection sort step: brings the best-scored remaining move to position `i`.
 #[inline]
-pub(super) fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+pub(super) fn pick(moves: &mut MoveList, scores: &mut MoveScores, i: usize) -> Move {
     let list = moves.as_mut_slice();
+    let scores = scores.as_mut_slice();
+    debug_assert_eq!(list.len(), scores.len());
     let mut best = i;
     for j in i + 1..list.len() {
         if scores[j] > scores[best] {
