@@ -27,6 +27,13 @@ impl Position {
         self.rules.bikjang == Bikjang::PassOrBreak && st.facing && previous.facing
     }
 
+    /// Whether the side to move must break bikjang (the generals face each other and the rules count it): a move
+    /// that leaves them facing is then illegal.
+    #[inline]
+    fn must_break_bikjang(&self) -> bool {
+        self.state.facing && self.rules.bikjang != Bikjang::Ignored
+    }
+
     /// All legal moves of the side to move.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -59,7 +66,7 @@ impl Position {
         {
             return false;
         }
-        let must_break = self.state.facing && self.rules.bikjang != Bikjang::Ignored;
+        let must_break = self.must_break_bikjang();
         self.keeps_general_safe(from, to, piece.kind(), must_break)
     }
 
@@ -148,7 +155,7 @@ impl Position {
         }
         let leave = between_sliders | (near_ranks & near_files) | palace;
         let arrive_any = between_cannons | palace;
-        let must_break = self.state.facing && rules.bikjang != Bikjang::Ignored;
+        let must_break = self.must_break_bikjang();
         for from in own {
             let Some(piece) = self.piece_at(from) else { continue };
             let kind = piece.kind();
@@ -272,7 +279,7 @@ impl Position {
         let occ = own | enemy;
         let allowed = if CAPTURES { enemy } else { !own };
         let cannons = self.by_kind[PieceKind::Cannon.index()];
-        let must_break = self.state.facing && rules.bikjang != Bikjang::Ignored;
+        let must_break = self.must_break_bikjang();
         let test_all = TEST_EACH || self.state.in_check || must_break;
         let exposure = if test_all { Exposure::default() } else { self.exposure() };
 

@@ -95,25 +95,29 @@ impl fmt::Debug for Move {
 /// Enough for any position: with at most the pieces of one army a side has fewer than 160 moves.
 pub const MAX_MOVES: usize = 256;
 
-/// A list of moves on the stack. Its storage is left uninitialised beyond its length: a list is made at every
-/// node of a search and most of its 256 slots are never written, so they are not zeroed either.
+/// A list on the stack with room for `MAX_MOVES` items: a node's moves (`MoveList`) or their ordering scores. Its
+/// storage is left uninitialised beyond its length: a search makes such lists at every node and most of their 256
+/// slots are never written, so they are not zeroed either.
 #[derive(Clone)]
-pub struct MoveList {
-    moves: [MaybeUninit<Move>; MAX_MOVES],
+pub struct StackList<T: Copy> {
+    items: [MaybeUninit<T>; MAX_MOVES],
     len: usize,
 }
 
-impl MoveList {
+/// A list of moves on the stack.
+pub type MoveList = StackList<Move>;
+
+impl<T: Copy> StackList<T> {
     #[inline(always)]
-    pub fn new() -> MoveList {
-        MoveList { moves: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
+    pub fn new() -> StackList<T> {
+        StackList { items: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
     }
 
     #[inline(always)]
-    pub fn push(&mut self, m: Move) {
+    pub fn push(&mut self, item: T) {
         debug_assert!(self.len < MAX_MOVES);
         if self.len < MAX_MOVES {
-            self.moves[self.len] = MaybeUninit::new(m);
+            self.items[self.len] = MaybeUninit::new(item);
             self.len += 1;
         }
     }
@@ -132,35 +136,31 @@ impl MoveList {
         self.len = 0;
     }
 
-    pub fn contains(&self, m: Move) -> bool {
-        self.as_slice().contains(&m)
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[T] {
+        let written = &self.items[..self.len];
+        // SAFETY: the first `len` slots were written by `push` (or kept by `retain`), and `MaybeUninit<T>` has
+        // `T`'s layout.
+        unsafe { &*(written as *const [MaybeUninit<T>] as *const [T]) }
     }
 
     #[inline(always)]
-    pub fn as_slice(&self) -> &[Move] {
-        let written = &self.moves[..self.len];
-        // SAFETY: the first `len` slots were written by `push` (or kept by `retain`), and `MaybeUninit<Move>` has
-        // `Move`'s layout.
-        unsafe { &*(written as *const [MaybeUninit<Move>] as *const [Move]) }
-    }
-
-    #[inline(always)]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        let written = &mut self.moves[..self.len];
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        let written = &mut self.items[..self.len];
         // SAFETY: as in `as_slice`.
-        unsafe { &mut *(written as *mut [MaybeUninit<Move>] as *mut [Move]) }
+        unsafe { &mut *(written as *mut [MaybeUninit<T>] as *mut [T]) }
     }
 
-    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.as_slice().iter()
     }
 
-    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(T) -> bool) {
         let mut n = 0;
         for i in 0..self.len {
-            let m = self.as_slice()[i];
-            if keep(m) {
-                self.moves[n] = MaybeUninit::new(m);
+            let item = self.as_slice()[i];
+            if keep(item) {
+                self.items[n] = MaybeUninit::new(item);
                 n += 1;
             }
         }
@@ -168,15 +168,21 @@ impl MoveList {
     }
 }
 
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList::new()
+impl<T: Copy + PartialEq> StackList<T> {
+    pub fn contains(&self, item: T) -> bool {
+        self.as_slice().contains(&item)
     }
 }
 
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
+impl<T: Copy> Default for StackList<T> {
+    fn default() -> Self {
+        StackList::new()
+    }
+}
+
+impl<'a, T: Copy> IntoIterator for &'a StackList<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }

@@ -577,7 +577,7 @@ impl<'a> Worker<'a> {
         let mut keyed: Vec<(bool, i32, RootMove)> = self
             .root_moves
             .drain(line + 1..)
-            .zip(scores.as_mut_slice().iter().copied())
+            .zip(scores.iter().copied())
             .map(|(rm, s)| {
                 let exact = rm.previous > -INFINITE;
                 let key = if exact { rm.previous } else { s };

@@ -2,16 +2,15 @@
 //! capture history, killers, counter move, history), and picking the next best-scored move without sorting the whole list.
 
 use super::Worker;
-use crate::board::moves::MAX_MOVES;
+use crate::board::moves::StackList;
 use crate::board::{Bitboard, Move, MoveList, PieceKind};
 use crate::search::history::capture_key;
-use std::mem::MaybeUninit;
 
 impl Worker<'_> {
     /// Move-ordering scores: hash move, captures by victim, attacker and capture history, killers, counter move,
     /// history.
     pub(super) fn order(&self, moves: &MoveList, tt_move: Move, ply: usize, previous: Move, scores: &mut MoveScores) {
-        scores.len = 0;
+        scores.clear();
         let side = self.pos.side_to_move();
         let context = self.context(ply);
         let counter = self.history.counter(side, previous);
@@ -75,34 +74,8 @@ impl Worker<'_> {
     }
 }
 
-/// The ordering scores of a move list, one a move in the list's order. Like `MoveList` its storage is left
-/// uninitialised beyond its length, as every node of a search makes one.
-pub(super) struct MoveScores {
-    values: [MaybeUninit<i32>; MAX_MOVES],
-    len: usize,
-}
-
-impl MoveScores {
-    #[inline(always)]
-    pub(super) fn new() -> MoveScores {
-        MoveScores { values: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
-    }
-
-    #[inline(always)]
-    fn push(&mut self, score: i32) {
-        if self.len < MAX_MOVES {
-            self.values[self.len] = MaybeUninit::new(score);
-            self.len += 1;
-        }
-    }
-
-    #[inline(always)]
-    pub(super) fn as_mut_slice(&mut self) -> &mut [i32] {
-        let written = &mut self.values[..self.len];
-        // SAFETY: the first `len` slots were written by `push`, and `MaybeUninit<i32>` has `i32`'s layout.
-        unsafe { &mut *(written as *mut [MaybeUninit<i32>] as *mut [i32]) }
-    }
-}
+/// The ordering scores of a move list, one a move in the list's order.
+pub(super) type MoveScores = StackList<i32>;
 
 /// Selection sort step: brings the best-scored remaining move to position `i`.
 #[inline]
