@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 mod movepick;
-use movepick::{MoveScores, pick};
+use movepick::{Deferred, MoveScores};
 
 /// Mixed into the hash key after a pass: a second pass would end the game, so the position is not the same.
 const AFTER_PASS_KEY: u64 = 0x6A09_E667_F3BC_C908;
@@ -928,9 +928,9 @@ impl<'a> Worker<'a> {
         {
             let mut captures = self.pos.legal_captures();
             let mut scores = MoveScores::new();
-            self.order(&captures, tt_move, ply, Move::NONE, &mut scores);
+            let mut deferred = self.order_lazily(&captures, tt_move, ply, Move::NONE, &mut scores);
             for i in 0..captures.len() {
-                let m = pick(&mut captures, &mut scores, i);
+                let m = self.next_move(&mut captures, &mut scores, i, &mut deferred);
                 if !self.see(m, probcut_beta - static_eval) {
                     continue;
                 }
@@ -1019,6 +1019,7 @@ impl<'a> Worker<'a> {
         let mut moves = MoveList::new();
         let mut scores = MoveScores::new();
         let previous = if ply > 0 { self.played[ply - 1] } else { Move::NONE };
+        let mut deferred = Deferred::NONE;
         if !tt_first {
             moves = self.pos.legal_moves();
             if moves.is_empty() {
@@ -1030,7 +1031,7 @@ impl<'a> Worker<'a> {
                     return alpha;
                 }
             }
-            self.order(&moves, tt_move, ply, previous, &mut scores);
+            deferred = self.order_lazily(&moves, tt_move, ply, previous, &mut scores);
         }
         let tt_capture = !tt_move.is_none() && self.is_capture(tt_move);
         let singular_quiet = singular_extension > 0 && !tt_capture && self.tuning.singular_quiet_lmr != 0;
@@ -1057,7 +1058,7 @@ impl<'a> Worker<'a> {
                 // The hash move did not cut off: the rest are generated, ordered with what its search taught the
                 // histories, and follow it.
                 moves = self.pos.legal_moves();
-                self.order(&moves, tt_move, ply, previous, &mut scores);
+                deferred = self.order_lazily(&moves, tt_move, ply, previous, &mut scores);
                 if let Some(at) = moves.iter().position(|&m| m == tt_move) {
                     moves.as_mut_slice().swap(0, at);
                     scores.as_mut_slice().swap(0, at);
@@ -1067,7 +1068,8 @@ impl<'a> Worker<'a> {
             if i >= n {
                 break;
             }
-            let m = if tt_first && i == 0 { tt_move } else { pick(&mut moves, &mut scores, i) };
+            let m =
+                if tt_first && i == 0 { tt_move } else { self.next_move(&mut moves, &mut scores, i, &mut deferred) };
             let victim = if m.is_pass() { None } else { self.pos.piece_at(m.to()) };
             let capture = victim.map(|v| capture_key(self.piece_to(m), v.kind()));
             let quiet = capture.is_none();
@@ -1612,11 +1614,11 @@ impl<'a> Worker<'a> {
         }
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
         let mut scores = MoveScores::new();
-        self.order(&moves, tt_move, ply.min(MAX_PLY), Move::NONE, &mut scores);
+        let mut deferred = self.order_lazily(&moves, tt_move, ply.min(MAX_PLY), Move::NONE, &mut scores);
         let mut best = stand_pat;
         let mut best_move = Move::NONE;
         for i in 0..moves.len() {
-            let m = pick(&mut moves, &mut scores, i);
+            let m = self.next_move(&mut moves, &mut scores, i, &mut deferred);
             let mut limited = false;
             if in_check && self.tuning.qs_evasion_prune != 0 && best > -MATE_BOUND && !m.is_pass() {
                 // The general is safe already: an evasion that loses material, or a quiet one that has done badly
