@@ -1,8 +1,8 @@
 //! Move ordering: the order in which a node tries its moves (hash move, good captures by victim, attacker and
-//! capture history, killers, counter move, history, losing captures), and picking the next best-scored move without
-//! sorting the whole list. The work is done as late as the order allows: a capture's exchange is tested when it
-//! comes up as the best move left, and the quiet moves are scored when no winning capture is left, so a node that
-//! cuts off on the hash move or a capture never scores its quiet moves.
+//! capture history, killers, counter move, history, losing captures), and handing the moves out in that order. The
+//! work is done as late as the order allows: the best move left is picked while hash move and captures remain, a
+//! capture's exchange tested when it comes up; the quiet moves are scored when no winning capture is left, and the
+//! moves left are then sorted once. A node that cuts off on the hash move or a capture never scores its quiets.
 
 use super::Worker;
 use crate::board::moves::StackList;
@@ -100,9 +100,9 @@ impl Worker<'_> {
         }
         loop {
             let best = best_from(scores, i);
-            let score = scores.as_mut_slice()[best];
+            let score = scores.as_slice()[best];
             if is_untested(score) {
-                let tested = self.test_exchange(moves.as_mut_slice()[best], score);
+                let tested = self.test_exchange(moves.as_slice()[best], score);
                 scores.as_mut_slice()[best] = tested;
                 if tested < WINNING_CAPTURE {
                     continue;
@@ -118,7 +118,7 @@ impl Worker<'_> {
             }
             moves.as_mut_slice().swap(i, best);
             scores.as_mut_slice().swap(i, best);
-            return moves.as_mut_slice()[i];
+            return moves.as_slice()[i];
         }
     }
 
