@@ -1,6 +1,7 @@
 //! janggi: a Janggi (Korean chess) engine that speaks the protocols of Fairy-Stockfish hosts.
 
 pub mod analyze;
+pub mod batch;
 pub mod bench;
 pub mod board;
 pub mod datagen;
@@ -15,7 +16,6 @@ pub mod protocol;
 pub mod records;
 pub mod review;
 pub mod search;
-pub mod shard;
 pub mod status;
 pub mod text;
 pub mod train;

@@ -410,7 +410,7 @@ fn datagen(args: DatagenArgs) -> Result<ExitCode, String> {
         Some(path) => janggi::records::positions::load(path, rules)?,
         None => janggi::board::setups::all_setups(),
     };
-    let shard = janggi::shard::from_flag_and_env(args.shard.as_deref())?;
+    let shard = janggi::batch::shard::from_flag_and_env(args.shard.as_deref())?;
     let opts = DatagenOptions {
         game: GameSettings {
             rules,
@@ -444,7 +444,7 @@ fn datagen(args: DatagenArgs) -> Result<ExitCode, String> {
         opts.out.display(),
         if summary.interrupted { " (interrupted)" } else { "" }
     );
-    Ok(if summary.interrupted { ExitCode::from(datagen::INTERRUPTED_EXIT) } else { ExitCode::SUCCESS })
+    Ok(if summary.interrupted { ExitCode::from(janggi::batch::interrupt::INTERRUPTED_EXIT) } else { ExitCode::SUCCESS })
 }
 
 /// Help for `--shard` (shared by every command that splits its work).
@@ -812,7 +812,7 @@ fn run_match(args: MatchArgs) -> Result<ExitCode, String> {
         ..Preset::default()
     };
     let mut settings = config.resolve(args.preset.as_deref(), &flags).map_err(|e| e.to_string())?;
-    let shard = janggi::shard::from_flag_and_env(args.shard.as_deref())?;
+    let shard = janggi::batch::shard::from_flag_and_env(args.shard.as_deref())?;
     if let Some(s) = shard {
         settings.pgn = s.file(&settings.pgn);
     }
@@ -822,7 +822,7 @@ fn run_match(args: MatchArgs) -> Result<ExitCode, String> {
     if shard.is_some() && !report.interrupted {
         summary::write(&settings.pgn.with_extension("json"), &settings, &report)?;
     }
-    Ok(if report.interrupted { ExitCode::from(runner::INTERRUPTED_EXIT) } else { ExitCode::SUCCESS })
+    Ok(if report.interrupted { ExitCode::from(janggi::batch::interrupt::INTERRUPTED_EXIT) } else { ExitCode::SUCCESS })
 }
 
 fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
@@ -848,7 +848,7 @@ fn run_analyze(args: AnalyzeArgs) -> Result<ExitCode, String> {
         hash_mb: args.hash.max(1),
         evaluator: args.eval.evaluator()?,
         blunder_cp: args.blunder,
-        shard: janggi::shard::from_flag_and_env(args.shard.as_deref())?,
+        shard: janggi::batch::shard::from_flag_and_env(args.shard.as_deref())?,
         korean: args.notation == "korean",
     }
     .with_default_limit();

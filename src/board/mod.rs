@@ -17,11 +17,12 @@ pub mod status;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use fen::{FenError, START_FEN};
+pub use fen::FenError;
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::Position;
 pub use replay::{BadMove, MoveError, SetupError};
 pub use rules::Rules;
+pub use setups::START_FEN;
 pub use square::{Notation, Square};
 pub use status::{EndView, GameEnd, Outcome, Reason};
