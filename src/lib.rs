@@ -16,7 +16,6 @@ pub mod protocol;
 pub mod records;
 pub mod review;
 pub mod search;
-pub mod status;
 pub mod text;
 pub mod train;
 pub mod tune;
