@@ -261,6 +261,7 @@ def main():
                     problems.append(f"{rel}: reaches past the search's facade: {'::'.join(seg)}")
     for comp in circles(tree.edges()):
         problems.append("import circle: " + " -> ".join(os.path.relpath(p, args.src) for p in comp))
+    problems = list(dict.fromkeys(problems))
     for p in problems:
         print(p)
     print(f"check_layout: {len(tree.code)} files, {len(problems)} problem(s)", file=sys.stderr)

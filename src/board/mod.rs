@@ -6,6 +6,7 @@ pub mod bitboard;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
+pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod replay;

@@ -2,10 +2,10 @@
 
 use super::{EvalChoice, SHARD_HELP};
 use clap::Args;
-use janggi::analyze::{self, AnalyzeOptions};
+use janggi::analysis::analyze::{self, AnalyzeOptions};
+use janggi::analysis::page::{self, PageOptions};
 use janggi::board::Rules;
 use janggi::matches::config::{Config, DEFAULT_CONFIG};
-use janggi::review::{self, PageOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -115,7 +115,7 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
         } else {
             analyze::analyze_games(&opts, &String::from_utf8_lossy(&bytes), &mut out)?
         };
-        (ok, review::games_page(&games, &page))
+        (ok, page::games_page(&games, &page))
     } else {
         let (ok, positions) = match &args.file {
             Some(path) => {
@@ -124,7 +124,7 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
             }
             None => analyze::analyze_positions(&opts, std::io::BufReader::new(std::io::stdin()), &mut out)?,
         };
-        (ok, review::positions_page(&positions, &page))
+        (ok, page::positions_page(&positions, &page))
     };
     if let Some(path) = &args.html {
         std::fs::write(path, html).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;

@@ -6,7 +6,7 @@ use clap::Args;
 /// `janggi bench`.
 #[derive(Args)]
 pub struct BenchArgs {
-    #[arg(long, default_value_t = janggi::bench::BENCH_DEPTH)]
+    #[arg(long, default_value_t = janggi::search::bench::BENCH_DEPTH)]
     depth: u32,
     #[command(flatten)]
     eval: EvalChoice,
@@ -15,7 +15,7 @@ pub struct BenchArgs {
 /// `janggi bench`: the node count on stdout, one line per position and the speed on stderr.
 pub fn run(args: BenchArgs) -> Result<(), String> {
     let (depth, evaluator) = (args.depth, args.eval.evaluator()?);
-    let result = janggi::bench::run_with(depth, &evaluator, |i, fen, nodes| {
+    let result = janggi::search::bench::run_with(depth, &evaluator, |i, fen, nodes| {
         eprintln!("position {:>2}: {nodes:>10} nodes  {fen}", i + 1)
     });
     println!("{} nodes {} nps", result.nodes, result.nps());

@@ -1,8 +1,8 @@
 //! `janggi diagram`: a position as an SVG board.
 
 use clap::Args;
+use janggi::analysis::diagram::{ArrowKind, DiagramOptions};
 use janggi::board::{Move, Notation, Position, Rules, START_FEN};
-use janggi::diagram::{ArrowKind, DiagramOptions};
 use std::path::PathBuf;
 
 /// `janggi diagram`.
@@ -35,7 +35,7 @@ pub fn run(args: DiagramArgs) -> Result<(), String> {
         .iter()
         .map(|t| Move::parse(t, Notation::Uci).map(|m| (m, ArrowKind::Best)).ok_or_else(|| format!("bad arrow '{t}'")))
         .collect::<Result<Vec<_>, _>>()?;
-    let svg = janggi::diagram::svg(&pos, &DiagramOptions { flip: args.flip, arrows, last_move: last });
+    let svg = janggi::analysis::diagram::svg(&pos, &DiagramOptions { flip: args.flip, arrows, last_move: last });
     match &args.out {
         Some(path) => std::fs::write(path, svg + "\n").map_err(|e| format!("cannot write '{}': {e}", path.display())),
         None => {

@@ -32,11 +32,11 @@ pub fn run(args: PerftArgs) -> Result<(), String> {
     let start = Instant::now();
     let (total, divided) = pool.install(|| {
         if divide || threads > 1 {
-            let d = janggi::perft::divide(&pos, depth);
+            let d = janggi::board::perft::divide(&pos, depth);
             let total = if depth == 0 { 1 } else { d.iter().map(|x| x.1).sum() };
             (total, d)
         } else {
-            (janggi::perft::perft(&mut pos, depth), Vec::new())
+            (janggi::board::perft::perft(&mut pos, depth), Vec::new())
         }
     });
     let seconds = start.elapsed().as_secs_f64();

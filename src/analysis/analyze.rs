@@ -2,11 +2,11 @@
 //! one per position or one per game with a per-move list marking blunders. Our engine searches in-process by
 //! default; any engine of `engines.toml` can be used instead, driven as the match runner drives it.
 
+use crate::analysis::review::{GameReview, Judgement, MoveReview, PositionFinding, PositionReview};
 use crate::batch::shard::Shard;
 use crate::board::{Color, Move, Notation, Outcome, Position, Rules};
 use crate::eval::evaluator::Evaluator;
 use crate::eval::nnue::default_network;
-use crate::game_review::{GameReview, Judgement, MoveReview, PositionFinding, PositionReview};
 use crate::notation::korean;
 use crate::protocol::client::{EngineProcess, EngineSpec, Failure, Reply};
 use crate::protocol::command::{Command, Go, StartPosition};
