@@ -2,11 +2,11 @@
 //! `cargo bench` runs them; compare two builds by running both on the same machine in one session.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use janggi::bench::POSITIONS;
+use janggi::board::perft::perft;
 use janggi::board::{Position, Rules, START_FEN};
 use janggi::eval::evaluate;
 use janggi::eval::params::Params;
-use janggi::perft::perft;
+use janggi::search::bench::POSITIONS;
 use std::hint::black_box;
 
 fn positions() -> Vec<Position> {

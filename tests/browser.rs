@@ -2,7 +2,7 @@
 //! the binary, takes a screenshot of each, and the rendered DOM (`--dump-dom`) is checked: one graph point per
 //! ply, one diagram per blunder, the page's script ran, no console message; the diagram has 90 points and the
 //! pieces of its FEN, and its glyphs take up room on the page. `.ci/run` installs `chromium` when it is missing;
-//! without it these tests say so on stderr and pass.
+//! without it these tests fail under `CI=true` and elsewhere say loudly on stderr that they skipped.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -23,10 +23,15 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The browser, or `None` (with the reason on stderr) when it is not installed.
+/// The browser, or `None` (with the reason on stderr) when it is not installed. Under CI (`CI=true`) a missing
+/// browser is a failure, not a skip: CI installs it, so its absence means the pages went untested.
 fn chromium() -> Option<&'static str> {
     let found = Command::new("chromium").arg("--version").output().is_ok_and(|o| o.status.success());
     if !found {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "no `chromium` on PATH under CI=true: the browser tests cannot run (apt-get install -y chromium)"
+        );
         eprintln!(
             "SKIPPED: no `chromium` on PATH; install it (apt-get update && apt-get install -y chromium) to run the browser tests"
         );

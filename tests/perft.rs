@@ -1,8 +1,8 @@
 //! Every row of tests/data/perft.tsv: the reference node counts of Fairy-Stockfish for the four host rule sets.
 //! Rows above `QUICK_LIMIT` nodes only run in release builds (`cargo test --release`), where they take seconds.
 
+use janggi::board::perft::perft;
 use janggi::board::{Move, Notation, Position, Rules};
-use janggi::perft::perft;
 
 const QUICK_LIMIT: u64 = 200_000;
 

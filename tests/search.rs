@@ -483,7 +483,7 @@ fn a_search_stopped_mid_iteration_plays_the_move_that_beat_the_last_best_there()
         let settings = Settings { search: Arc::new(params), ..Settings::default() };
         // (moved off the last best, of which below the last completed iteration's score)
         let (mut moved, mut below) = (0, 0);
-        for fen in janggi::bench::POSITIONS {
+        for fen in janggi::search::bench::POSITIONS {
             for nodes in [6_000, 12_000, 24_000, 48_000] {
                 let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
                 let listener = Iterations::default();

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Search speed with a NNUE net, ours against Fairy-Stockfish's, on the bench positions (src/bench.rs).
+"""Search speed with a NNUE net, ours against Fairy-Stockfish's, on the bench positions (src/search/bench.rs).
 
 Both engines get the same net file (Fairy-Stockfish applies a Janggi net only when the file name starts with
 `janggi`), one thread, 16 MB of hash, `ucinewgame` before each position, and `go depth N`. Each engine's nodes

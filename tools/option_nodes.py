@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Nodes to a fixed depth over the bench positions (src/bench.rs) with search options set, against the defaults.
+"""Nodes to a fixed depth over the bench positions (src/search/bench.rs) with search options set, against the defaults.
 
 Runs `janggi --tune` over UCI (one thread, 16 MB of hash, the default net, `ucinewgame` before each position)
 once with the defaults and once with the options given as NAME=VALUE (`janggi tune params` lists them), and

@@ -33,8 +33,6 @@ pub fn write_placement(out: &mut String, piece_at: impl Fn(usize, usize) -> Opti
     }
 }
 
-pub const START_FEN: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
-
 /// Most pieces of a kind one side can have: an army has no promotions, so never more than it starts with.
 const MAX_PER_SIDE: [(PieceKind, u32, &str); 7] = [
     (PieceKind::General, 1, "generals"),
@@ -217,6 +215,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::setups::START_FEN;
 
     #[test]
     fn start_fen_round_trips() {

@@ -72,7 +72,7 @@ impl Position {
 
     /// The standard start position under a rule set.
     pub fn startpos(rules: Rules) -> Position {
-        Position::from_fen(super::fen::START_FEN, rules).expect("the start FEN is valid")
+        Position::from_fen(super::setups::START_FEN, rules).expect("the start FEN is valid")
     }
 
     pub(super) fn put(&mut self, sq: Square, piece: Piece) {

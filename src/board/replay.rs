@@ -34,7 +34,7 @@ pub struct BadMove {
 
 impl fmt::Display for BadMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "move {} '{}' {}", self.ply, crate::text::shorten(&self.text), self.why)
+        write!(f, "move {} '{}' {}", self.ply, crate::untrusted::shorten(&self.text), self.why)
     }
 }
 

@@ -151,7 +151,7 @@ pub struct UnknownVariant(pub String);
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<&str> = Rules::names().collect();
-        write!(f, "unknown variant '{}' (one of: {})", crate::text::shorten(&self.0), names.join(", "))
+        write!(f, "unknown variant '{}' (one of: {})", crate::untrusted::shorten(&self.0), names.join(", "))
     }
 }
 

@@ -1,6 +1,7 @@
 //! The 25 starting arrangements: each side chooses one of five back ranks independently.
 
-use super::fen::START_FEN;
+/// The standard start position: the first of the 25 setups, and `startpos` in the protocols.
+pub const START_FEN: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
 
 /// Back ranks as Cho writes them (left to right from Cho's side); Han's mirror image is the lowercase string
 /// read the same way in the FEN.

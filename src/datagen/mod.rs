@@ -12,8 +12,9 @@ pub mod record;
 pub mod stats;
 pub mod text;
 
+use crate::batch::interrupt;
+use crate::batch::shard::Shard;
 use crate::board::splitmix::SplitMix;
-use crate::shard::Shard;
 use game::GameSettings;
 use record::Record;
 use std::collections::BTreeMap;
@@ -40,9 +41,6 @@ pub mod defaults {
     /// Hash per game (MB): a few thousand nodes a move fill a fraction of it.
     pub const HASH_MB: usize = 8;
 }
-
-/// The exit status of a run stopped by Ctrl-C (as `janggi match`).
-pub const INTERRUPTED_EXIT: u8 = 130;
 
 /// Set by Ctrl-C: no game starts after it.
 static ABORT: AtomicBool = AtomicBool::new(false);
@@ -86,19 +84,12 @@ pub fn game_seed(seed: u64, game: u64) -> u64 {
 }
 
 fn install_ctrlc() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let result = ctrlc::set_handler(|| {
-            if ABORT.swap(true, Ordering::SeqCst) {
-                eprintln!("interrupted again: exiting now (every finished game is in the file)");
-                let _guard = WRITING.lock();
-                std::process::exit(i32::from(INTERRUPTED_EXIT));
-            }
-            eprintln!("interrupted: finishing the games in progress, then stopping (Ctrl-C again to stop now)");
-        });
-        if let Err(e) = result {
-            log::warn!("no Ctrl-C handler: {e}");
-        }
+    interrupt::install(interrupt::Job {
+        stopping: "interrupted: finishing the games in progress, then stopping (Ctrl-C again to stop now)",
+        exiting: "interrupted again: exiting now (every finished game is in the file)",
+        stop: &ABORT,
+        interrupted: &ABORT,
+        writing: Some(&WRITING),
     });
 }
 

@@ -313,7 +313,7 @@ pub fn play(
                     break 'game forfeit(
                         side,
                         Termination::IllegalMove,
-                        format!("{} makes an illegal move: {}", side_name(side), crate::text::shorten(&text)),
+                        format!("{} makes an illegal move: {}", side_name(side), crate::untrusted::shorten(&text)),
                     );
                 }
                 Reply::NoMove => {

@@ -2,7 +2,7 @@
 //! the final table a single run prints: per engine pair W/L/D, score, Elo ± 95%, LOS, the game-pair figures and,
 //! with an SPRT, its decision. Engines are ordered as the match orders them: by their first game (lowest Round).
 
-use super::runner::{Finished, MatchReport};
+use super::report::{Finished, MatchReport};
 use super::stats::Sprt;
 use super::table::format_results;
 use crate::board::{Color, Outcome, START_FEN};

@@ -7,6 +7,7 @@ pub mod game;
 pub mod merge;
 pub mod pentanomial;
 pub mod pgn;
+pub mod report;
 pub mod runner;
 pub mod schedule;
 pub mod stats;

@@ -1,7 +1,7 @@
 //! The order of a match's games: which engines meet, with which colours, from which opening. The schedule is a
 //! pure function of the settings, so a resumed match knows game N's players and opening without having saved
 //! them anywhere but in the PGN. Games come in pairs (one opening, colours reversed), and a pair's number fixes
-//! everything about its games, so a shard of the match (`crate::shard`) can play any subset of pairs.
+//! everything about its games, so a shard of the match (`crate::batch::shard`) can play any subset of pairs.
 
 use crate::board::splitmix::SplitMix;
 

@@ -3,7 +3,7 @@
 //! merged result comes from the PGN files (`janggi merge`), which hold every game.
 
 use super::config::MatchSettings;
-use super::runner::MatchReport;
+use super::report::MatchReport;
 use serde_json::{Value, json};
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 //! line for line.
 
 use super::pentanomial::Pentanomial;
-use super::runner::MatchReport;
+use super::report::MatchReport;
 use super::stats::{Decision, Sprt, Tally, format_elo};
 use std::fmt::Write as _;
 

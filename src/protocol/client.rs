@@ -6,7 +6,7 @@ use crate::board::{Move, Rules};
 use crate::protocol::Dialect;
 use crate::protocol::command::{Command, Go};
 use crate::protocol::message::{Info, Message, OptionKind, OptionSpec, parse_message};
-use crate::text::{LineRead, read_line_capped, shorten};
+use crate::untrusted::{LineRead, read_line_capped, shorten};
 use log::{debug, warn};
 use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;

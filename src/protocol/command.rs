@@ -2,7 +2,7 @@
 //! runner sends them to other engines).
 
 use super::dialect::Dialect;
-use crate::text::shorten;
+use crate::untrusted::shorten;
 use std::fmt;
 use std::time::Duration;
 

@@ -266,7 +266,8 @@ pub fn parse_message(dialect: Dialect, line: &str) -> Result<Message, MessageErr
 }
 
 fn parse_move(text: &str, notation: Notation) -> Result<Move, MessageError> {
-    Move::parse(text, notation).ok_or_else(|| MessageError(format!("unreadable move '{}'", crate::text::shorten(text))))
+    Move::parse(text, notation)
+        .ok_or_else(|| MessageError(format!("unreadable move '{}'", crate::untrusted::shorten(text))))
 }
 
 fn parse_info(line: &str, dialect: Dialect) -> Result<Info, MessageError> {

@@ -135,12 +135,12 @@ fn parse_bool(value: &str) -> Result<bool, String> {
     match value.trim().to_ascii_lowercase().as_str() {
         "true" | "on" | "1" | "yes" => Ok(true),
         "false" | "off" | "0" | "no" => Ok(false),
-        other => Err(format!("'{}' is not true or false", crate::text::shorten(other))),
+        other => Err(format!("'{}' is not true or false", crate::untrusted::shorten(other))),
     }
 }
 
 fn parse_spin(value: &str, min: i64, max: i64) -> Result<i64, String> {
-    let v: i64 = value.trim().parse().map_err(|_| format!("'{}' is not a number", crate::text::shorten(value)))?;
+    let v: i64 = value.trim().parse().map_err(|_| format!("'{}' is not a number", crate::untrusted::shorten(value)))?;
     Ok(v.clamp(min, max))
 }
 
@@ -217,7 +217,7 @@ impl Options {
                 self.use_nnue = parse_bool(need()?)?;
                 Ok(Effect::None)
             }
-            _ => Err(format!("unknown option '{}'", crate::text::shorten(name))),
+            _ => Err(format!("unknown option '{}'", crate::untrusted::shorten(name))),
         }
     }
 }

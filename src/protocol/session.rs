@@ -14,7 +14,7 @@ use crate::search::params::{self, SearchParams};
 use crate::search::strength::Strength;
 use crate::search::time::{ClockState, ShareCurve, TimeBudget};
 use crate::search::{self, Ablation, Limits, Listener, Report, ScoreBound};
-use crate::text::{LineRead, read_line_capped};
+use crate::untrusted::{LineRead, read_line_capped};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -178,7 +178,7 @@ impl Session {
             }
             let line = String::from_utf8_lossy(&buffer);
             let line = line.trim();
-            log::debug!("<< {}", crate::text::shorten(line));
+            log::debug!("<< {}", crate::untrusted::shorten(line));
             if line.is_empty() {
                 continue;
             }
@@ -195,7 +195,7 @@ impl Session {
         let cmd = match command::parse(self.dialect, line, self.options.usemillisec) {
             Ok(cmd) => cmd,
             Err(e) => {
-                self.error(&format!("{e} in '{}'", crate::text::shorten(line)));
+                self.error(&format!("{e} in '{}'", crate::untrusted::shorten(line)));
                 return true;
             }
         };
@@ -331,7 +331,7 @@ impl Session {
         match self.engine.set_position(&fen, rules, moves, self.notation()) {
             Ok(()) => {}
             Err(SetupError::Fen(e)) => {
-                self.error(&format!("invalid FEN '{}': {e}; position unchanged", crate::text::shorten(&fen)));
+                self.error(&format!("invalid FEN '{}': {e}; position unchanged", crate::untrusted::shorten(&fen)));
                 return;
             }
             Err(SetupError::Move(bad)) => self.error(&format!("{bad}; position set up to the move before it")),
@@ -345,7 +345,10 @@ impl Session {
             match Move::parse(text, self.notation()) {
                 Some(m) => banned.push(m),
                 None => {
-                    self.error(&format!("banmoves: '{}' is not a move; nothing banned", crate::text::shorten(text)));
+                    self.error(&format!(
+                        "banmoves: '{}' is not a move; nothing banned",
+                        crate::untrusted::shorten(text)
+                    ));
                     return;
                 }
             }
@@ -395,9 +398,8 @@ impl Session {
         for text in &go.searchmoves {
             match Move::parse(text, self.notation()).filter(|m| self.engine.position().is_legal(*m)) {
                 Some(m) => searchmoves.push(m),
-                None => {
-                    self.error(&format!("searchmoves: '{}' is not legal here, ignored", crate::text::shorten(text)))
-                }
+                None => self
+                    .error(&format!("searchmoves: '{}' is not legal here, ignored", crate::untrusted::shorten(text))),
             }
         }
         if searchmoves.is_empty() && !self.banned.is_empty() {
@@ -437,7 +439,7 @@ impl Session {
         // Perft beyond this depth would run for days; the request is clamped.
         let depth = depth.min(12);
         self.perft = Some(std::thread::spawn(move || {
-            let divided = crate::perft::divide(&pos, depth);
+            let divided = crate::board::perft::divide(&pos, depth);
             let mut total = 0;
             for (m, n) in &divided {
                 out.line(&format!("{}: {n}", m.display(notation)));

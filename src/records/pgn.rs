@@ -112,7 +112,7 @@ pub fn parse_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
             }
             game.tags.push(parse_tag(trimmed).ok_or_else(|| PgnError {
                 line: line_no,
-                message: format!("bad tag '{}'", crate::text::shorten(trimmed)),
+                message: format!("bad tag '{}'", crate::untrusted::shorten(trimmed)),
             })?);
             continue;
         }

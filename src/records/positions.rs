@@ -16,7 +16,7 @@ pub struct PositionLine {
 pub fn parse_line(line: &str, rules: Rules) -> Result<PositionLine, String> {
     let words: Vec<&str> = line.split_ascii_whitespace().collect();
     if words.len() < 2 {
-        return Err(format!("'{}' is neither a FEN nor an EPD line", crate::text::shorten(line)));
+        return Err(format!("'{}' is neither a FEN nor an EPD line", crate::untrusted::shorten(line)));
     }
     let is_count = |i: usize| words.get(i).is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
     let (fen, id) = if words.len() <= 6 && !line.contains(';') && (words.len() < 5 || (is_count(4) && is_count(5))) {
@@ -45,8 +45,8 @@ pub fn parse_line(line: &str, rules: Rules) -> Result<PositionLine, String> {
         }
         (format!("{fen} {hmvc} {fmvn}"), id)
     };
-    let pos =
-        Position::from_fen(&fen, rules).map_err(|e| format!("bad position '{}': {e}", crate::text::shorten(&fen)))?;
+    let pos = Position::from_fen(&fen, rules)
+        .map_err(|e| format!("bad position '{}': {e}", crate::untrusted::shorten(&fen)))?;
     Ok(PositionLine { fen: pos.fen(), id })
 }
 

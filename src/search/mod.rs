@@ -1,6 +1,7 @@
 //! The search: iterative deepening over a principal-variation alpha-beta search with quiescence, sharing one
 //! transposition table between threads (Lazy SMP). It reports through a `Listener` and knows nothing of protocols.
 
+pub mod bench;
 pub mod engine;
 pub mod history;
 pub mod params;

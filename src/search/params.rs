@@ -615,7 +615,7 @@ pub enum ParamError {
 impl std::fmt::Display for ParamError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ParamError::Unknown(name) => write!(f, "unknown search parameter '{}'", crate::text::shorten(name)),
+            ParamError::Unknown(name) => write!(f, "unknown search parameter '{}'", crate::untrusted::shorten(name)),
             ParamError::OutOfRange { name, value, min, max } => {
                 write!(f, "{name} = {value} is outside {min}..={max}")
             }

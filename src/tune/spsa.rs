@@ -101,7 +101,7 @@ pub fn chosen(names: &[String]) -> Result<Vec<ParamSpec>, String> {
     let mut out: Vec<ParamSpec> = Vec::new();
     for n in names {
         let (_, s) = crate::search::params::spec(n).ok_or_else(|| {
-            format!("unknown search parameter '{}' (see `janggi tune params`)", crate::text::shorten(n))
+            format!("unknown search parameter '{}' (see `janggi tune params`)", crate::untrusted::shorten(n))
         })?;
         if out.iter().any(|o| o.name == s.name) {
             return Err(format!("parameter '{}' is named twice", s.name));
@@ -161,11 +161,11 @@ pub fn read_trace(path: &Path, specs: &[ParamSpec]) -> Result<Option<State>, Str
         return Err(format!(
             "trace '{}' tunes other parameters ({}); name the same ones, or another --trace file",
             path.display(),
-            crate::text::shorten(header)
+            crate::untrusted::shorten(header)
         ));
     }
     let Some(last) = lines.next_back() else { return Ok(None) };
-    let bad = || format!("trace '{}': unreadable last row '{}'", path.display(), crate::text::shorten(last));
+    let bad = || format!("trace '{}': unreadable last row '{}'", path.display(), crate::untrusted::shorten(last));
     let fields: Vec<&str> = last.split(',').collect();
     if fields.len() != specs.len() + 2 {
         return Err(bad());

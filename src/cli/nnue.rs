@@ -1,19 +1,19 @@
-//! `janggi nnue …`: write a random net, describe a net file, print a net's evaluation of positions in the
-//! reference's `eval` format, and measure evaluation speed per kernel.
+//! `janggi nnue`: net files in Fairy-Stockfish's Janggi NNUE format: write a random net, describe a net file,
+//! print a net's evaluation of positions in the reference's `eval` format, measure evaluation speed per kernel.
 
-use crate::board::{Move, Notation, Position, Rules};
-use crate::eval::nnue::arch::{FEATURES, VERSION, network_hash, stack_hash, transformer_hash};
-use crate::eval::nnue::digest::sha256_hex;
-use crate::eval::nnue::{
+use janggi::board::{Move, Notation, Position, Rules};
+use janggi::eval::nnue::arch::{FEATURES, VERSION, network_hash, stack_hash, transformer_hash};
+use janggi::eval::nnue::digest::sha256_hex;
+use janggi::eval::nnue::{
     AccumulatorStack, Kernel, Network, eval_report, evaluate, random_network, random_network_with,
 };
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 /// Writes the random net of `seed` to `out`.
-pub fn random(seed: u64, saturating: bool, out: &Path) -> Result<(), String> {
+fn random(seed: u64, saturating: bool, out: &Path) -> Result<(), String> {
     let bytes = random_network_with(seed, saturating).to_bytes();
     std::fs::write(out, &bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     eprintln!("wrote {} ({} bytes, sha256 {})", out.display(), bytes.len(), sha256_hex(&bytes));
@@ -21,7 +21,7 @@ pub fn random(seed: u64, saturating: bool, out: &Path) -> Result<(), String> {
 }
 
 /// Header, description, hashes and digest of a net file (refused files give the reader's error).
-pub fn info(path: &Path) -> Result<String, String> {
+fn info(path: &Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read net file {}: {e}", path.display()))?;
     let net = Network::from_bytes(&bytes).map_err(|e| e.to_string())?;
     Ok(format!(
@@ -39,7 +39,7 @@ pub fn info(path: &Path) -> Result<String, String> {
 }
 
 /// The kernel named on the command line, if this processor runs it.
-pub fn kernel_by_name(name: Option<&str>) -> Result<Kernel, String> {
+fn kernel_by_name(name: Option<&str>) -> Result<Kernel, String> {
     match name {
         None => Ok(Kernel::detect()),
         Some(n) => Kernel::available().into_iter().find(|k| k.name() == n).ok_or_else(|| {
@@ -50,7 +50,7 @@ pub fn kernel_by_name(name: Option<&str>) -> Result<Kernel, String> {
 }
 
 /// A position from a FEN and moves under a rule set.
-pub fn position(variant: &str, fen: &str, moves: &[String]) -> Result<Position, String> {
+fn position(variant: &str, fen: &str, moves: &[String]) -> Result<Position, String> {
     let rules = Rules::by_name(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
     let mut pos = Position::from_fen(fen, rules).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
     for text in moves {
@@ -62,7 +62,7 @@ pub fn position(variant: &str, fen: &str, moves: &[String]) -> Result<Position, 
 }
 
 /// Prints the report of one position, or of every FEN line on stdin (each after a `fen: …` line).
-pub fn eval(net: &Path, variant: &str, fen: Option<&str>, moves: &[String], kernel: Kernel) -> Result<(), String> {
+fn eval(net: &Path, variant: &str, fen: Option<&str>, moves: &[String], kernel: Kernel) -> Result<(), String> {
     let net = Network::load(net).map_err(|e| e.to_string())?;
     let mut out = std::io::stdout().lock();
     let write_err = |e: std::io::Error| e.to_string();
@@ -92,15 +92,15 @@ pub fn eval(net: &Path, variant: &str, fen: Option<&str>, moves: &[String], kern
 /// Evaluations per second of each kernel on the children of the bench positions: every move made and its
 /// accumulators updated, the position evaluated, and the move taken back; the classical evaluation of the same
 /// positions (make, evaluate, unmake) in the same run for comparison.
-pub fn bench(net: Option<&Path>, rounds: usize) -> Result<String, String> {
+fn bench(net: Option<&Path>, rounds: usize) -> Result<String, String> {
     let net = Arc::new(match net {
         Some(p) => Network::load(p).map_err(|e| e.to_string())?,
         None => random_network(1),
     });
     let positions: Vec<Position> =
-        crate::bench::POSITIONS.iter().filter_map(|f| Position::from_fen(f, Rules::default()).ok()).collect();
+        janggi::search::bench::POSITIONS.iter().filter_map(|f| Position::from_fen(f, Rules::default()).ok()).collect();
     let mut report = String::new();
-    let params = crate::eval::params::Params::default();
+    let params = janggi::eval::params::Params::default();
     let (mut evals, mut checksum) = (0u64, 0i64);
     let start = Instant::now();
     for _ in 0..rounds {
@@ -108,7 +108,7 @@ pub fn bench(net: Option<&Path>, rounds: usize) -> Result<String, String> {
             let mut pos = root.clone();
             for m in pos.legal_moves().iter().copied().collect::<Vec<_>>() {
                 pos.make_move(m);
-                checksum += crate::eval::evaluate(&pos, &params) as i64;
+                checksum += janggi::eval::evaluate(&pos, &params) as i64;
                 evals += 1;
                 pos.unmake_move();
             }
@@ -150,4 +150,58 @@ pub fn bench(net: Option<&Path>, rounds: usize) -> Result<String, String> {
         ));
     }
     Ok(report)
+}
+use clap::Subcommand;
+
+#[derive(Subcommand)]
+pub enum NnueTool {
+    /// Write a net of random weights (the same bytes for the same seed).
+    Random {
+        #[arg(long)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+        /// Hidden-layer weights over the whole i8 range, so that 16-bit partial sums saturate (as trained
+        /// nets can make them): a harder check against the reference.
+        #[arg(long)]
+        saturating: bool,
+    },
+    /// Print a net file's header, description, hashes and sha256.
+    Info { file: PathBuf },
+    /// Print what Fairy-Stockfish's `eval` prints for the net: piece values, bucket table, NNUE evaluation.
+    /// Without --fen, evaluates every FEN line read from stdin.
+    Eval {
+        #[arg(long)]
+        net: PathBuf,
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long, default_value = "janggi")]
+        variant: String,
+        /// Moves played from the FEN first (UCI notation).
+        #[arg(long, num_args = 0..)]
+        moves: Vec<String>,
+        /// scalar, sse4.1 or avx2 (default: the fastest this processor runs).
+        #[arg(long)]
+        kernel: Option<String>,
+    },
+    /// Evaluations per second of each kernel (incremental updates on playouts from the bench positions).
+    Bench {
+        /// A net file (default: the random net of seed 1).
+        #[arg(long)]
+        net: Option<PathBuf>,
+        #[arg(long, default_value_t = 100)]
+        rounds: usize,
+    },
+}
+
+pub fn run(action: NnueTool) -> Result<(), String> {
+    match action {
+        NnueTool::Random { seed, out, saturating } => random(seed, saturating, &out),
+        NnueTool::Info { file } => info(&file).map(|text| print!("{text}")),
+        NnueTool::Eval { net, fen, variant, moves, kernel } => {
+            let kernel = kernel_by_name(kernel.as_deref())?;
+            eval(&net, &variant, fen.as_deref(), &moves, kernel)
+        }
+        NnueTool::Bench { net, rounds } => bench(net.as_deref(), rounds).map(|text| print!("{text}")),
+    }
 }

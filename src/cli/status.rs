@@ -5,7 +5,7 @@
 //! "immediate": v|null, "adjudicated": v|null, "no_move": v|null, "in_check": bool, "fen": "..."}` where each `v`
 //! is +1 (the side to move wins), -1 (it loses) or 0 (draw), or `{"error": "..."}` for input that is not a position.
 
-use crate::board::{GameEnd, Notation, Position, Rules};
+use janggi::board::{GameEnd, Notation, Position, Rules};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};

@@ -2,10 +2,11 @@
 //! one per position or one per game with a per-move list marking blunders. Our engine searches in-process by
 //! default; any engine of `engines.toml` can be used instead, driven as the match runner drives it.
 
+use crate::analysis::review::{GameReview, Judgement, MoveReview, PositionFinding, PositionReview};
+use crate::batch::shard::Shard;
 use crate::board::{Color, Move, Notation, Outcome, Position, Rules};
 use crate::eval::evaluator::Evaluator;
 use crate::eval::nnue::default_network;
-use crate::game_review::{GameReview, Judgement, MoveReview, PositionFinding, PositionReview};
 use crate::notation::korean;
 use crate::protocol::client::{EngineProcess, EngineSpec, Failure, Reply};
 use crate::protocol::command::{Command, Go, StartPosition};
@@ -15,7 +16,6 @@ use crate::records::positions as openings;
 use crate::search::engine::{Engine, Finish};
 use crate::search::time::TimeBudget;
 use crate::search::{self, Limits};
-use crate::shard::Shard;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -50,7 +50,7 @@ pub struct AnalyzeOptions {
     pub threads: usize,
     pub hash_mb: usize,
     pub blunder_cp: i32,
-    /// Analyse only this shard's inputs: every N-th position or game (`crate::shard`).
+    /// Analyse only this shard's inputs: every N-th position or game (`crate::batch::shard`).
     pub shard: Option<Shard>,
     /// Moves also in Korean notation (`*_korean` keys beside the coordinate ones).
     pub korean: bool,

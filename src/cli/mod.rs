@@ -1,0 +1,169 @@
+//! The command line: what each subcommand takes (clap's derive) and the function that runs it, one file a
+//! command. Every `run` returns an error as text; `run` here prints it and turns it into the exit status.
+
+mod analyze;
+mod bench;
+mod datagen;
+mod diagram;
+mod matches;
+mod nnue;
+mod perft;
+mod status;
+mod train;
+mod tune;
+
+use clap::{Args, Parser, Subcommand};
+use janggi::eval::evaluator::Evaluator;
+use janggi::matches::config::SprtEntry;
+use janggi::protocol::Dialect;
+use janggi::protocol::session::{Output, Session};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "janggi", version, about = "A Janggi (Korean chess) engine for UCI, UCCI and USI hosts")]
+pub struct Cli {
+    /// Fix the protocol instead of taking it from the first command (uci, ucci or usi).
+    #[arg(long, value_parser = parse_dialect)]
+    protocol: Option<Dialect>,
+    /// Switch parts of the search off to measure their worth in matches: tt, pruning, nmp, lmr.
+    #[arg(long, value_parser = janggi::search::Ablation::parse, hide = true)]
+    ablate: Option<janggi::search::Ablation>,
+    /// Offer the search parameters as UCI options (for `janggi tune spsa`; see `janggi tune params`).
+    #[arg(long)]
+    tune: bool,
+    #[command(subcommand)]
+    command: Option<Tool>,
+}
+
+#[derive(Subcommand)]
+enum Tool {
+    /// Count the leaves of the legal move tree (and print nodes per second to stderr).
+    Perft(perft::PerftArgs),
+    /// Legal moves and game status of positions read as JSON lines {"variant","fen","moves"} from stdin.
+    Status,
+    /// Print the FENs of the 25 start positions.
+    Setups,
+    /// Tune the evaluation (self-play positions, Texel fit) or the search parameters (SPSA by games).
+    Tune {
+        #[command(subcommand)]
+        step: tune::TuneStep,
+    },
+    /// Search a fixed set of positions to a fixed depth: the node count is the build's signature.
+    Bench(bench::BenchArgs),
+    /// Play configured engines against each other, every move refereed by our rules (see engines.toml).
+    Match(matches::MatchArgs),
+    /// Analyse positions (FEN or EPD lines) or PGN games; one JSON line per position or game on stdout.
+    Analyze(analyze::AnalyzeArgs),
+    /// Join the games of PGN files (a match's shards, or earlier runs) into one final table.
+    Merge(matches::MergeArgs),
+    /// Draw a position as an SVG board (on stdout without --out).
+    Diagram(diagram::DiagramArgs),
+    /// Training data from self-play: quiet positions with the search's score and the game's result, as
+    /// 32-byte binary records (docs/datagen-format.md); `stats`, `text` and `pack` read and convert them.
+    Datagen(datagen::DatagenArgs),
+    /// Train a net in Fairy-Stockfish's Janggi NNUE format on datagen files; one line per epoch on stdout.
+    Train(train::TrainArgs),
+    /// Nets in Fairy-Stockfish's Janggi NNUE format: random nets, file details, evaluations, speed.
+    Nnue {
+        #[command(subcommand)]
+        action: nnue::NnueTool,
+    },
+}
+
+/// Runs what the command line asks for: the protocol loop without a subcommand, else the tool.
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        None => {
+            let mut engine = Session::new(Output::stdout(), cli.protocol).with_ablation(cli.ablate.unwrap_or_default());
+            if cli.tune {
+                engine = engine.with_tuning();
+            }
+            engine.run(std::io::stdin().lock());
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Tool::Perft(args)) => perft::run(args).map(done),
+        Some(Tool::Status) => status::run(std::io::stdin().lock(), std::io::stdout().lock()).map(done),
+        Some(Tool::Bench(args)) => bench::run(args).map(done),
+        Some(Tool::Tune { step }) => tune::run(step).map(done),
+        Some(Tool::Setups) => {
+            for fen in janggi::board::setups::all_setups() {
+                println!("{fen}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Tool::Match(args)) => matches::run(args),
+        Some(Tool::Analyze(args)) => analyze::run(args),
+        Some(Tool::Merge(args)) => matches::merge(args).map(done),
+        Some(Tool::Diagram(args)) => diagram::run(args).map(done),
+        Some(Tool::Nnue { action }) => nnue::run(action).map(done),
+        Some(Tool::Train(args)) => train::run(args).map(done),
+        Some(Tool::Datagen(args)) => datagen::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn done(_: ()) -> ExitCode {
+    ExitCode::SUCCESS
+}
+
+/// Which evaluation the built-in search uses: the embedded default net unless told otherwise.
+#[derive(Args, Clone, Debug)]
+struct EvalChoice {
+    /// Evaluate with this net file (Fairy-Stockfish's Janggi NNUE format) instead of the embedded default net.
+    #[arg(long, conflicts_with = "classical")]
+    net: Option<PathBuf>,
+    /// Evaluate with the classical (hand-written) evaluation instead of a net.
+    #[arg(long)]
+    classical: bool,
+}
+
+impl EvalChoice {
+    fn evaluator(&self) -> Result<Evaluator, String> {
+        use janggi::eval::nnue::{Network, default_network};
+        Ok(match (&self.net, self.classical) {
+            (_, true) => Evaluator::Classical,
+            (Some(path), false) => Evaluator::Nnue(std::sync::Arc::new(
+                Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
+            )),
+            (None, false) => Evaluator::Nnue(default_network()),
+        })
+    }
+}
+
+/// Help for `--shard` (shared by every command that splits its work).
+const SHARD_HELP: &str = "Run shard I of N (I/N, from 0), or auto/N with the index from JOB_COMPLETION_INDEX or \
+                          SLURM_ARRAY_TASK_ID; without the flag a Slurm array task is a shard by itself";
+
+/// How long engines think in a game, for `janggi match` and `janggi tune spsa`.
+#[derive(Args)]
+struct GameLimitArgs {
+    /// Clock: BASE+INC in seconds, e.g. 10+0.1.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Fixed time per move in milliseconds (instead of a clock).
+    #[arg(long)]
+    movetime: Option<u64>,
+    #[arg(long)]
+    depth: Option<u32>,
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+fn parse_sprt(s: &str) -> Result<SprtEntry, String> {
+    let bad = || format!("bad SPRT '{s}': write ELO0,ELO1, e.g. 0,10");
+    let (a, b) = s.split_once(',').ok_or_else(bad)?;
+    let elo0 = a.trim().parse().map_err(|_| bad())?;
+    let elo1 = b.trim().parse().map_err(|_| bad())?;
+    Ok(SprtEntry { elo0, elo1, alpha: None, beta: None })
+}
+
+fn parse_dialect(s: &str) -> Result<Dialect, String> {
+    Dialect::by_name(s).ok_or_else(|| format!("unknown protocol '{s}' (uci, ucci or usi)"))
+}
