@@ -7,6 +7,7 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    cli::closed_pipe::install();
     // Logs go to stderr: stdout carries the protocol alone.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)

@@ -345,7 +345,10 @@ fn run_jobs<T: Send>(
                 }
             });
         }
+        // Only the analyzers hold the jobs' receiver and the results' sender now, so that each side sees the
+        // other go away.
         drop(result_tx);
+        drop(job_rx);
         scope.spawn(move || {
             for (i, (tag, job)) in jobs.enumerate() {
                 if job_tx.send((i, tag, job)).is_err() {
@@ -355,17 +358,16 @@ fn run_jobs<T: Send>(
         });
         let mut waiting = BTreeMap::new();
         let mut next = 0;
-        let mut failure = Ok(());
+        // The first output that cannot be written (a closed stdout) ends the run: leaving the loop drops the
+        // results' receiver, so the analyzers stop at their next result and the feeder at its next job.
         for (i, tag, result) in result_rx {
             waiting.insert(i, (tag, result));
             while let Some((tag, r)) = waiting.remove(&next) {
                 next += 1;
-                if failure.is_ok() {
-                    failure = emit(tag, r);
-                }
+                emit(tag, r)?;
             }
         }
-        failure
+        Ok(())
     })
 }
 

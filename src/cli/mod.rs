@@ -3,6 +3,7 @@
 
 mod analyze;
 mod bench;
+pub mod closed_pipe;
 mod datagen;
 mod diagram;
 mod matches;
