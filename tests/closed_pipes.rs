@@ -55,7 +55,9 @@ fn analyze_of_bad_lines_into_a_closed_pipe() {
 #[test]
 fn analyze_of_many_positions_into_a_closed_pipe() {
     let file = lines("good", "4k4/9/4a4/9/9/9/9/9/3K5/R7r b - - 0 1", 2000);
-    assert_quiet_end(&format!("timeout {LIMIT_S} \"$BIN\" analyze --depth 10 --threads 2 {file} 2>/dev/null | head -1"));
+    assert_quiet_end(&format!(
+        "timeout {LIMIT_S} \"$BIN\" analyze --depth 10 --threads 2 {file} 2>/dev/null | head -1"
+    ));
 }
 
 #[test]

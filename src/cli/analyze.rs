@@ -1,5 +1,6 @@
 //! `janggi analyze`: positions and games analysed as JSON lines, and the review page.
 
+use super::output_path;
 use super::{EvalChoice, SHARD_HELP};
 use clap::Args;
 use janggi::analysis::analyze::{self, AnalyzeOptions};
@@ -90,6 +91,9 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
         korean: args.notation == "korean",
     }
     .with_default_limit();
+    if let Some(path) = &args.html {
+        output_path::prepare(path, "--html")?;
+    }
     let mut out = std::io::stdout().lock();
     let gib =
         args.gib || args.file.as_ref().is_some_and(|f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("gib")));

@@ -87,6 +87,9 @@ pub fn run(args: DatagenArgs) -> Result<ExitCode, String> {
             return Ok(ExitCode::SUCCESS);
         }
         Some(DatagenTool::Text { file, out }) => {
+            if let Some(path) = &out {
+                super::output_path::prepare(path, "--out")?;
+            }
             let records = record::open(&file)?;
             match out {
                 Some(path) => {
@@ -101,6 +104,7 @@ pub fn run(args: DatagenArgs) -> Result<ExitCode, String> {
             return Ok(ExitCode::SUCCESS);
         }
         Some(DatagenTool::Pack { input, out }) => {
+            super::output_path::prepare(&out, "--out")?;
             let f = std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
@@ -131,6 +135,7 @@ pub fn run(args: DatagenArgs) -> Result<ExitCode, String> {
         None => {}
     }
     let out = args.out.ok_or("datagen needs --out FILE (or one of: stats, text, pack)")?;
+    super::output_path::prepare(&out, "--out")?;
     let rules = args.variant.parse::<Rules>().map_err(|e| e.to_string())?;
     if args.threads == 0 || args.hash == 0 {
         return Err("--threads and --hash must be at least 1".into());

@@ -26,6 +26,9 @@ pub struct DiagramArgs {
 }
 
 pub fn run(args: DiagramArgs) -> Result<(), String> {
+    if let Some(path) = &args.out {
+        super::output_path::prepare(path, "--out")?;
+    }
     let rules = args.variant.parse::<Rules>().map_err(|e| e.to_string())?;
     let pos = Position::from_fen_moves(&args.fen, rules, &args.moves, Notation::Uci).map_err(|e| e.to_string())?;
     // The last move played is highlighted.

@@ -69,6 +69,7 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
     if let Some(s) = shard {
         settings.pgn = s.file(&settings.pgn);
     }
+    super::output_path::prepare(&settings.pgn, "--pgn")?;
     let report = runner::run(&settings, args.resume, shard)?;
     print!("{}", runner::format_report(&settings, &report));
     // Written only when the shard has played its whole share: its presence tells a waiting merge it is done.

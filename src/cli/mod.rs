@@ -8,6 +8,7 @@ mod datagen;
 mod diagram;
 mod matches;
 mod nnue;
+mod output_path;
 mod perft;
 mod status;
 mod train;

@@ -62,6 +62,13 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) || !positive(args.scale) || !positive(args.lr) || !positive(args.lr_gamma) {
         return Err("--lambda must be in 0..1, --scale, --lr and --lr-gamma above 0".into());
     }
+    if let Some(path) = &args.out {
+        super::output_path::prepare(path, "--out")?;
+    }
+    match &args.resume {
+        Some(dir) => super::output_path::prepare_dir(dir, "--resume")?,
+        None => super::output_path::prepare_dir(&args.dir, "--dir")?,
+    }
     let mut data = args.files;
     data.extend(args.data);
     let opts = TrainOptions {

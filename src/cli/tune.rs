@@ -44,8 +44,14 @@ pub enum TuneStep {
 
 pub fn run(step: TuneStep) -> Result<(), String> {
     match step {
-        TuneStep::Selfplay { games, nodes, seed, out } => janggi::tune::selfplay_to_file(games, nodes, seed, &out),
-        TuneStep::Fit { data, terms, epochs, rate, out } => janggi::tune::fit_file(&data, &terms, epochs, rate, &out),
+        TuneStep::Selfplay { games, nodes, seed, out } => {
+            super::output_path::prepare(&out, "--out")?;
+            janggi::tune::selfplay_to_file(games, nodes, seed, &out)
+        }
+        TuneStep::Fit { data, terms, epochs, rate, out } => {
+            super::output_path::prepare(&out, "--out")?;
+            janggi::tune::fit_file(&data, &terms, epochs, rate, &out)
+        }
         TuneStep::Spsa(args) => spsa(*args),
         TuneStep::Params => {
             print!("{}", janggi::tune::spsa::params_table());
@@ -106,6 +112,7 @@ pub struct SpsaArgs {
 
 fn spsa(args: SpsaArgs) -> Result<(), String> {
     use janggi::tune::spsa::{self, SpsaOptions};
+    super::output_path::prepare(&args.trace, "--trace")?;
     let engine = match args.engine {
         Some(e) => e,
         None => std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?,
