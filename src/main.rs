@@ -3,7 +3,6 @@
 
 mod cli;
 
-use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -12,5 +11,5 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    cli::run(cli::Cli::parse())
+    cli::run(cli::Cli::from_env())
 }

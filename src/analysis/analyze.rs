@@ -505,6 +505,7 @@ pub fn analyze_game_list(
         })
     });
     let mut analyses = Vec::new();
+    let (total, started) = (ready.len(), Instant::now());
     run_jobs(opts, engine_rules, jobs, |(g, last), r| {
         analyses.push(r);
         if !last {
@@ -513,6 +514,16 @@ pub fn analyze_game_list(
         let (review, ok) = game_review(&ready[g], std::mem::take(&mut analyses), opts);
         all_ok &= ok;
         let value = game_json(&review, opts.korean);
+        // Progress for the person waiting, a line a game (stdout carries only the JSON).
+        eprintln!(
+            "game {} ({} of {total}): {} moves, blunders {} by Cho and {} by Han; {:.1} s so far",
+            review.number,
+            g + 1,
+            review.moves.len(),
+            review.blunders[0],
+            review.blunders[1],
+            started.elapsed().as_secs_f64()
+        );
         reviews.push(review);
         writeln!(out, "{value}").and_then(|_| out.flush()).map_err(|e| format!("cannot write output: {e}"))
     })?;

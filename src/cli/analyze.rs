@@ -94,6 +94,13 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
     if let Some(path) = &args.html {
         output_path::prepare(path, "--html")?;
     }
+    if args.file.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        // Without a file the input is standard input: say so, or a person sees a command that seems to hang.
+        eprintln!(
+            "reading {} from standard input (give a FILE to read a file; end the input with Ctrl-D)",
+            if args.pgn || args.gib { "PGN games" } else { "FEN or EPD lines" }
+        );
+    }
     let mut out = std::io::stdout().lock();
     let gib =
         args.gib || args.file.as_ref().is_some_and(|f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("gib")));

@@ -14,7 +14,7 @@ mod status;
 mod train;
 mod tune;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Command, CommandFactory, FromArgMatches, Parser, Subcommand};
 use janggi::eval::evaluator::Evaluator;
 use janggi::matches::config::SprtEntry;
 use janggi::protocol::Dialect;
@@ -73,6 +73,18 @@ enum Tool {
     },
 }
 
+impl Cli {
+    /// The command line of this process. A negative number is read as a value everywhere (`--games -1` is then
+    /// refused as a bad count, not misread as an unknown flag `-1` with a tip to write `-- -1`).
+    pub fn from_env() -> Cli {
+        fn negatives_are_values(cmd: Command) -> Command {
+            cmd.allow_negative_numbers(true).mut_subcommands(negatives_are_values)
+        }
+        let matches = negatives_are_values(Cli::command()).get_matches();
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
+}
+
 /// Runs what the command line asks for: the protocol loop without a subcommand, else the tool.
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
@@ -128,12 +140,14 @@ struct EvalChoice {
 
 impl EvalChoice {
     fn evaluator(&self) -> Result<Evaluator, String> {
-        use janggi::eval::nnue::{Network, default_network};
+        use janggi::eval::nnue::{NetError, Network, default_network};
         Ok(match (&self.net, self.classical) {
             (_, true) => Evaluator::Classical,
-            (Some(path), false) => Evaluator::Nnue(std::sync::Arc::new(
-                Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
-            )),
+            (Some(path), false) => Evaluator::Nnue(std::sync::Arc::new(Network::load(path).map_err(|e| match e {
+                // The read error names the file already.
+                NetError::Io { .. } => e.to_string(),
+                _ => format!("{}: {e}", path.display()),
+            })?)),
             (None, false) => Evaluator::Nnue(default_network()),
         })
     }
