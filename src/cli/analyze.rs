@@ -19,6 +19,7 @@ pub struct AnalyzeArgs {
     /// Analyse with this engine of the config instead of the built-in search.
     #[arg(long)]
     engine: Option<String>,
+    /// The engines file --engine is read from.
     #[arg(long, default_value = DEFAULT_CONFIG)]
     config: PathBuf,
     /// The input is PGN: every position of every game is analysed and each move judged.
@@ -30,6 +31,7 @@ pub struct AnalyzeArgs {
     /// Search depth (the default limit is depth 12).
     #[arg(long)]
     depth: Option<u32>,
+    /// Nodes per position.
     #[arg(long)]
     nodes: Option<u64>,
     /// Time per position in milliseconds.

@@ -8,8 +8,10 @@ use std::path::PathBuf;
 /// `janggi diagram`.
 #[derive(Args)]
 pub struct DiagramArgs {
+    /// The position to draw (before --moves).
     #[arg(long, default_value = START_FEN)]
     fen: String,
+    /// The rule set the FEN and moves are read under.
     #[arg(long, default_value = "janggi")]
     variant: String,
     /// Moves played from the FEN first (UCI notation); the last one is highlighted.
@@ -21,6 +23,7 @@ pub struct DiagramArgs {
     /// Han's view: Han's side at the bottom.
     #[arg(long)]
     flip: bool,
+    /// The SVG file to write (stdout without it).
     #[arg(long)]
     out: Option<PathBuf>,
 }
