@@ -72,3 +72,33 @@ fn analysis_waiting_on_a_terminal_says_what_it_reads() {
     let piped = janggi(&["analyze"]);
     assert!(!stderr(&piped).contains("reading"), "{}", stderr(&piped));
 }
+
+/// One protocol session: the lines in, everything the engine printed on stdout and on stderr.
+fn session(lines: &str) -> (String, String) {
+    use std::io::Write;
+    let mut child = Command::new(BIN)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(lines.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (String::from_utf8_lossy(&out.stdout).to_string(), stderr(&out))
+}
+
+#[test]
+fn the_protocol_names_the_option_and_says_what_value_was_used() {
+    let (out, err) = session(
+        "uci\nsetoption name Hash value abc\nsetoption name Threads value 0\nsetoption name Skill Level value 99\n\
+         setoption name MultiPV value 3\ngo movetime -5 depth 1\nisready\nquit\n",
+    );
+    assert!(out.contains("info string error: option 'Hash': 'abc' is not a number"), "{out}");
+    assert!(out.contains("info string option 'Threads': 0 is outside 1.."), "{out}");
+    assert!(out.contains("info string option 'Skill Level': 99 is outside -20..20: 20 used"), "{out}");
+    assert!(!out.contains("option 'MultiPV'"), "a value in range says nothing: {out}");
+    assert!(out.contains("info string go: movetime -5 is negative: 0 used"), "{out}");
+    assert!(out.contains("readyok") && out.contains("bestmove "), "{out}");
+    // Each error is said once: on stdout for the host, not again as a log line on stderr.
+    assert!(!err.contains("is not a number"), "printed twice: {err}");
+}
