@@ -3,13 +3,13 @@
 
 mod cli;
 
-use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    cli::closed_pipe::install();
     // Logs go to stderr: stdout carries the protocol alone.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    cli::run(cli::Cli::parse())
+    cli::run(cli::Cli::from_env())
 }

@@ -127,8 +127,9 @@ fn a_review_page_renders_with_a_point_per_ply_and_a_diagram_per_blunder() {
     assert_eq!(count(graph, "<circle class=\"ply"), plies, "one point per ply");
     assert_eq!(count(graph, "<circle class=\"ply blunder"), blunders, "blunders marked on the graph");
     assert_eq!(count(&dom, "<figure class=\"blunder-diagram\""), blunders, "one diagram per blunder");
-    assert_eq!(count(&dom, "class=\"arrow played\""), blunders, "the move played drawn on each");
-    assert_eq!(count(&dom, "class=\"arrow best\""), blunders, "the engine's move drawn on each");
+    let diagrams = &dom[dom.find("<h3>Blunder diagrams").expect("the blunder diagrams")..];
+    assert_eq!(count(diagrams, "class=\"arrow played\""), blunders, "the move played drawn on each");
+    assert_eq!(count(diagrams, "class=\"arrow best\""), blunders, "the engine's move drawn on each");
     assert!(dom.contains("Careless Cho") && dom.contains("Careless Han"), "the players");
     assert!(dom.contains("01차61"), "the Korean notation of 1. a1a5");
     screenshot(browser, &work, &html, &work.join("review.png"), "1000,1600");
@@ -196,5 +197,108 @@ fn a_diagram_renders_with_ninety_points_and_the_pieces_of_its_fen() {
     assert!(console.is_empty(), "console messages: {console:#?}");
     assert_eq!(attribute(&dom, "<body", "data-drawn-glyphs").as_deref(), Some("32"));
     screenshot(browser, &work, &svg, &work.join("board.png"), "540,560");
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// The pieces a position shows, as the board draws them: `square:piece side kind`, sorted.
+fn expected_pieces(pos: &janggi::board::Position) -> Vec<String> {
+    use janggi::board::{Color, Notation, PieceKind, Square};
+    let mut out: Vec<String> = Square::all()
+        .filter_map(|sq| {
+            let p = pos.piece_at(sq)?;
+            let side = if p.color() == Color::Cho { "cho" } else { "han" };
+            let kind = match p.kind() {
+                PieceKind::General => "general",
+                PieceKind::Guard => "guard",
+                PieceKind::Chariot => "chariot",
+                PieceKind::Cannon => "cannon",
+                PieceKind::Horse => "horse",
+                PieceKind::Elephant => "elephant",
+                PieceKind::Soldier => "soldier",
+            };
+            Some(format!("{}:piece {side} {kind}", sq.display(Notation::Uci)))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn the_review_board_steps_through_the_game_by_keys_and_clicks() {
+    let Some(browser) = chromium() else { return };
+    let work = scratch("stepper");
+    let html = work.join("review.html");
+    let out = Command::new(BIN)
+        .args(["analyze", "--pgn", &data("blunders.pgn"), "--depth", "4", "--notation", "korean", "--html"])
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The game replayed here, independently of the page: the position after each ply.
+    let games = janggi::records::pgn::read_file(Path::new(&data("blunders.pgn"))).unwrap();
+    let (_, moves) = games[0].replay().unwrap();
+    let mut pos = games[0].start().unwrap();
+    let mut after = vec![pos.clone()];
+    for m in &moves {
+        pos.make_move(*m);
+        after.push(pos.clone());
+    }
+    // A person's session, as events the page's own handlers receive; each step's board is recorded.
+    let session = r#"<pre id="trace"></pre><script>
+(function () {
+  var s = document.querySelector('section.game'), trace = [];
+  function snap() {
+    var b = s.querySelector('svg.stepper-board');
+    trace.push({
+      ply: parseInt(s.getAttribute('data-selected'), 10),
+      fen: b.getAttribute('data-fen'),
+      pieces: Array.from(b.querySelectorAll('g.layers .piece')).map(function (p) {
+        return p.getAttribute('data-square') + ':' + p.getAttribute('class'); }).sort(),
+      played: Array.from(b.querySelectorAll('g.layers .arrow.played')).map(function (a) { return a.getAttribute('data-move'); }),
+      point: Array.from(s.querySelectorAll('svg.eval-graph circle.selected')).map(function (c) { return c.getAttribute('data-ply'); }),
+      row: Array.from(s.querySelectorAll('tr.selected')).map(function (r) { return r.getAttribute('data-ply'); }),
+      caption: s.querySelector('.ply-caption').textContent
+    });
+  }
+  function key(k) { document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true })); snap(); }
+  snap();
+  s.querySelector('tr[data-ply="1"]').click(); snap();
+  key('ArrowRight'); key('ArrowRight'); key('ArrowLeft'); key('End'); key('Home');
+  s.querySelector('svg.eval-graph circle[data-ply="4"]').dispatchEvent(new MouseEvent('click', { bubbles: true })); snap();
+  s.querySelector('button[data-step="next"]').click(); snap();
+  document.getElementById('trace').textContent = JSON.stringify(trace);
+})();
+</script></body>"#;
+    let page = std::fs::read_to_string(&html).unwrap().replacen("</body>", session, 1);
+    let driven = work.join("driven.html");
+    std::fs::write(&driven, page).unwrap();
+    let (dom, console) = dump_dom(browser, &work, &driven);
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    let from = dom.find("<pre id=\"trace\">").expect("the trace") + "<pre id=\"trace\">".len();
+    let trace: Value = serde_json::from_str(&dom[from..from + dom[from..].find("</pre>").unwrap()]).unwrap();
+    let steps = trace.as_array().unwrap();
+    let plies: Vec<u64> = steps.iter().map(|s| s["ply"].as_u64().unwrap()).collect();
+    let last = moves.len() as u64;
+    assert_eq!(plies, vec![0, 1, 2, 3, 2, last, 0, 4, 5], "click, →, →, ←, End, Home, graph point 4, the next button");
+    for step in steps {
+        let ply = step["ply"].as_u64().unwrap() as usize;
+        let expected = &after[ply];
+        assert_eq!(step["fen"].as_str(), Some(expected.fen().as_str()), "the FEN after ply {ply}");
+        let shown: Vec<String> =
+            step["pieces"].as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_string()).collect();
+        assert_eq!(shown, expected_pieces(expected), "the pieces after ply {ply}");
+        if ply == 0 {
+            assert!(step["played"].as_array().unwrap().is_empty());
+            assert!(step["caption"].as_str().unwrap().starts_with("Start position"));
+            continue;
+        }
+        let played = moves[ply - 1].display(janggi::board::Notation::Uci).to_string();
+        assert_eq!(step["played"], serde_json::json!([played]), "the move played as an arrow at ply {ply}");
+        assert_eq!(step["point"], serde_json::json!([ply.to_string()]), "the graph point of ply {ply}");
+        assert_eq!(step["row"], serde_json::json!([ply.to_string()]), "the move row of ply {ply}");
+        assert!(step["caption"].as_str().unwrap().contains(&played), "{}", step["caption"]);
+    }
+    // Korean notation as chosen: 1. a1a5 is 01차61 from this position.
+    assert!(steps[1]["caption"].as_str().unwrap().contains("(01차61)"), "{}", steps[1]["caption"]);
     let _ = std::fs::remove_dir_all(&work);
 }

@@ -131,6 +131,16 @@ fn resume_continues_a_stopped_match() {
     let other = run(&dir, &["--engines", "janggi-skill10,janggi", "--games", "4", "--pgn", "r.pgn", "--resume"]);
     assert!(!other.status.success());
     assert!(stderr(&other).contains("same match"), "{}", stderr(&other));
+    // So is a resume with other limits or other openings: one table never mixes two experiments.
+    let before = std::fs::read_to_string(dir.join("r.pgn")).unwrap();
+    let timed = run(&dir, &["--games", "6", "--movetime", "20", "--pgn", "r.pgn", "--resume"]);
+    assert!(!timed.status.success());
+    assert!(stderr(&timed).contains("TimeControl -, this match plays 1/0.02"), "{}", stderr(&timed));
+    std::fs::write(dir.join("other.epd"), "4k4/9/4a4/9/9/9/9/9/3K5/R7r w - - 0 1\n").unwrap();
+    let moved = run(&dir, &["--games", "6", "--depth", "2", "--openings", "other.epd", "--pgn", "r.pgn", "--resume"]);
+    assert!(!moved.status.success());
+    assert!(stderr(&moved).contains("same openings"), "{}", stderr(&moved));
+    assert_eq!(std::fs::read_to_string(dir.join("r.pgn")).unwrap(), before, "a refused resume writes nothing");
 }
 
 /// A round robin of our engine and two fakes (name, mode, move number), one opening with both colours: six

@@ -345,7 +345,10 @@ fn run_jobs<T: Send>(
                 }
             });
         }
+        // Only the analyzers hold the jobs' receiver and the results' sender now, so that each side sees the
+        // other go away.
         drop(result_tx);
+        drop(job_rx);
         scope.spawn(move || {
             for (i, (tag, job)) in jobs.enumerate() {
                 if job_tx.send((i, tag, job)).is_err() {
@@ -355,17 +358,16 @@ fn run_jobs<T: Send>(
         });
         let mut waiting = BTreeMap::new();
         let mut next = 0;
-        let mut failure = Ok(());
+        // The first output that cannot be written (a closed stdout) ends the run: leaving the loop drops the
+        // results' receiver, so the analyzers stop at their next result and the feeder at its next job.
         for (i, tag, result) in result_rx {
             waiting.insert(i, (tag, result));
             while let Some((tag, r)) = waiting.remove(&next) {
                 next += 1;
-                if failure.is_ok() {
-                    failure = emit(tag, r);
-                }
+                emit(tag, r)?;
             }
         }
-        failure
+        Ok(())
     })
 }
 
@@ -503,6 +505,7 @@ pub fn analyze_game_list(
         })
     });
     let mut analyses = Vec::new();
+    let (total, started) = (ready.len(), Instant::now());
     run_jobs(opts, engine_rules, jobs, |(g, last), r| {
         analyses.push(r);
         if !last {
@@ -511,6 +514,16 @@ pub fn analyze_game_list(
         let (review, ok) = game_review(&ready[g], std::mem::take(&mut analyses), opts);
         all_ok &= ok;
         let value = game_json(&review, opts.korean);
+        // Progress for the person waiting, a line a game (stdout carries only the JSON).
+        eprintln!(
+            "game {} ({} of {total}): {} moves, blunders {} by Cho and {} by Han; {:.1} s so far",
+            review.number,
+            g + 1,
+            review.moves.len(),
+            review.blunders[0],
+            review.blunders[1],
+            started.elapsed().as_secs_f64()
+        );
         reviews.push(review);
         writeln!(out, "{value}").and_then(|_| out.flush()).map_err(|e| format!("cannot write output: {e}"))
     })?;

@@ -135,13 +135,21 @@ fn octagon(x: f64, y: f64, r: f64) -> String {
 
 /// The SVG of a position.
 pub fn svg(pos: &Position, opts: &DiagramOptions) -> String {
+    let mut s = frame(&pos.fen(), opts.flip);
+    s.push_str(&last_move_marks(opts.last_move, opts.flip));
+    s.push_str(&pieces(pos, opts.flip));
+    s.push_str(&arrows(&opts.arrows, opts.flip));
+    s.push_str("</svg>");
+    s
+}
+
+/// The board without pieces, its `<svg>` element left open: background, grid, palaces, coordinates, points.
+pub fn frame(fen: &str, flip: bool) -> String {
     let (w, h) = size();
-    let flip = opts.flip;
     let mut s = String::new();
     let _ = write!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="janggi-diagram" viewBox="0 0 {w} {h}" width="{w}" height="{h}" data-fen="{fen}" role="img" font-family="{fonts}"><title>{fen}</title>"#,
-        fen = pos.fen(),
         fonts = FONTS,
     );
     let _ = write!(s, r#"<rect width="{w}" height="{h}" rx="10" fill="{BOARD_COLOR}"/>"#);
@@ -192,40 +200,101 @@ pub fn svg(pos: &Position, opts: &DiagramOptions) -> String {
         );
     }
     s.push_str("</g>");
-    if let Some(m) = opts.last_move {
-        s.push_str(r#"<g class="last-move">"#);
-        for sq in [m.from(), m.to()] {
-            let (x, y) = at(sq, flip);
-            let _ = write!(
-                s,
-                r#"<circle cx="{x}" cy="{y}" r="{HIGHLIGHT_RADIUS}" fill="{HIGHLIGHT_COLOR}" fill-opacity="0.75"/>"#
-            );
-        }
-        s.push_str("</g>");
-    }
-    s.push_str(r#"<g class="pieces" text-anchor="middle" dominant-baseline="central">"#);
-    for sq in Square::all() {
-        let Some(piece) = pos.piece_at(sq) else { continue };
+    s
+}
+
+/// The marks on the two points of the last move.
+pub fn last_move_marks(last_move: Option<Move>, flip: bool) -> String {
+    let Some(m) = last_move else { return String::new() };
+    let mut s = String::from(r#"<g class="last-move">"#);
+    for sq in [m.from(), m.to()] {
         let (x, y) = at(sq, flip);
-        let r = radius(piece.kind());
-        let (side, color) = if piece.color() == Color::Cho { ("cho", CHO_COLOR) } else { ("han", HAN_COLOR) };
         let _ = write!(
             s,
-            r#"<g class="piece {side} {kind}" data-square="{sq}"><polygon points="{oct}" fill="{FACE_COLOR}" stroke="{color}" stroke-width="2"/><polygon points="{inner}" fill="none" stroke="{color}" stroke-width="0.8" stroke-opacity="0.6"/><text x="{x}" y="{y:.1}" font-size="{size:.1}" fill="{color}">{ch}</text></g>"#,
-            kind = kind_name(piece.kind()),
-            sq = sq.display(Notation::Uci),
-            oct = octagon(x, y, r),
-            inner = octagon(x, y, r - 3.5),
-            size = r * 1.12,
-            ch = hanja(piece),
+            r#"<circle cx="{x}" cy="{y}" r="{HIGHLIGHT_RADIUS}" fill="{HIGHLIGHT_COLOR}" fill-opacity="0.75"/>"#
         );
     }
     s.push_str("</g>");
-    for (m, kind) in &opts.arrows {
-        s.push_str(&arrow(*m, *kind, flip));
-    }
-    s.push_str("</svg>");
     s
+}
+
+fn side_and_color(piece: Piece) -> (&'static str, &'static str) {
+    if piece.color() == Color::Cho { ("cho", CHO_COLOR) } else { ("han", HAN_COLOR) }
+}
+
+/// One piece drawn around (x, y).
+fn piece_markup(piece: Piece, x: f64, y: f64) -> String {
+    let r = radius(piece.kind());
+    let (_, color) = side_and_color(piece);
+    format!(
+        r#"<polygon points="{oct}" fill="{FACE_COLOR}" stroke="{color}" stroke-width="2"/><polygon points="{inner}" fill="none" stroke="{color}" stroke-width="0.8" stroke-opacity="0.6"/><text x="{x}" y="{y:.1}" font-size="{size:.1}" fill="{color}">{ch}</text>"#,
+        oct = octagon(x, y, r),
+        inner = octagon(x, y, r - 3.5),
+        size = r * 1.12,
+        ch = hanja(piece),
+    )
+}
+
+/// The pieces of a position, each drawn in full.
+pub fn pieces(pos: &Position, flip: bool) -> String {
+    let mut s = String::from(r#"<g class="pieces" text-anchor="middle" dominant-baseline="central">"#);
+    for sq in Square::all() {
+        let Some(piece) = pos.piece_at(sq) else { continue };
+        let (x, y) = at(sq, flip);
+        let _ = write!(
+            s,
+            r#"<g class="piece {side} {kind}" data-square="{sq}">{body}</g>"#,
+            side = side_and_color(piece).0,
+            kind = kind_name(piece.kind()),
+            sq = sq.display(Notation::Uci),
+            body = piece_markup(piece, x, y),
+        );
+    }
+    s.push_str("</g>");
+    s
+}
+
+/// The fourteen pieces drawn once around (0, 0), as `<defs>` for [`pieces_by_reference`]: a page that shows
+/// many positions draws each piece once.
+pub fn piece_defs() -> String {
+    // The text's placement is on each piece: a `<use>` inherits from where it stands, not from the `<defs>`.
+    let mut s = String::from("<defs>");
+    for color in [Color::Cho, Color::Han] {
+        for kind in PieceKind::ALL {
+            let piece = Piece::new(color, kind);
+            let _ = write!(
+                s,
+                r#"<g id="janggi-{}-{}" text-anchor="middle" dominant-baseline="central">{}</g>"#,
+                side_and_color(piece).0,
+                kind_name(kind),
+                piece_markup(piece, 0.0, 0.0)
+            );
+        }
+    }
+    s.push_str("</defs>");
+    s
+}
+
+/// The pieces of a position as references to [`piece_defs`] (which the document must hold once).
+pub fn pieces_by_reference(pos: &Position, flip: bool) -> String {
+    let mut s = String::from(r#"<g class="pieces">"#);
+    for sq in Square::all() {
+        let Some(piece) = pos.piece_at(sq) else { continue };
+        let (x, y) = at(sq, flip);
+        let (side, kind) = (side_and_color(piece).0, kind_name(piece.kind()));
+        let _ = write!(
+            s,
+            r##"<use class="piece {side} {kind}" data-square="{sq}" href="#janggi-{side}-{kind}" x="{x}" y="{y}"/>"##,
+            sq = sq.display(Notation::Uci),
+        );
+    }
+    s.push_str("</g>");
+    s
+}
+
+/// Arrows for moves.
+pub fn arrows(list: &[(Move, ArrowKind)], flip: bool) -> String {
+    list.iter().map(|(m, kind)| arrow(*m, *kind, flip)).collect()
 }
 
 /// An arrow from a move's from-point to its to-point; a pass is a ring around the general.

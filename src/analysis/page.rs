@@ -42,7 +42,10 @@ dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; }
 .cho { color: #0b7a6e; } .han { color: #c4122f; }
 svg.eval-graph { width: 100%; height: auto; background: #fcfbf8; border: 1px solid #e4dccb; }
 svg.eval-graph circle.ply { cursor: pointer; }
-svg.eval-graph circle.selected { stroke: #000; stroke-width: 2; }
+svg.eval-graph circle.selected { stroke: #1c6fd6; stroke-width: 3; r: 6; }
+.stepper figure.board { margin: 0; } .stepper svg.stepper-board { width: 100%; max-width: 520px; height: auto; }
+.stepper-buttons button { font-size: 1.1em; margin-right: 4px; } .hint { color: #777; font-size: 0.85em; }
+figcaption.ply-caption { font-size: 0.95em; margin: 4px 0 8px; max-width: 520px; }
 table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: left; }
 table.moves { font-variant-numeric: tabular-nums; font-size: 0.92em; }
 table.moves tr:nth-child(even) { background: #f6f2e8; }
@@ -57,26 +60,64 @@ figcaption { font-size: 0.9em; max-width: 340px; }
 .error { color: #b00020; }
 ";
 
-/// Steps through the plies with the arrow keys or a click, marking the graph point and the move row. The page
-/// reads the same without it.
+/// The board you step through: a click on a move, a graph point or a blunder diagram, the arrow keys, Home and
+/// End, or the buttons show the position after that ply (from the ply's data the page carries), with the move
+/// played and the engine's choice as arrows, the graph point and the move row marked. `#game-N-ply-K` in the
+/// address opens a game at a ply. The rest of the page reads the same without it.
 const SCRIPT: &str = "
 (function () {
+  function plies(section) {
+    if (!section.plyData) {
+      var data = section.querySelector('script.plies');
+      section.plyData = data ? JSON.parse(data.textContent) : [];
+    }
+    return section.plyData;
+  }
   function select(section, ply) {
+    var list = plies(section);
+    if (isNaN(ply) || ply < 0 || ply >= list.length) { return; }
+    document.querySelectorAll('section.game.active').forEach(function (e) { e.classList.remove('active'); });
+    section.classList.add('active');
     section.querySelectorAll('.selected').forEach(function (e) { e.classList.remove('selected'); });
     section.querySelectorAll('[data-ply=\"' + ply + '\"]').forEach(function (e) { e.classList.add('selected'); });
     section.setAttribute('data-selected', ply);
+    var board = section.querySelector('svg.stepper-board');
+    if (board) {
+      board.querySelector('g.layers').innerHTML = list[ply].layers;
+      board.setAttribute('data-fen', list[ply].fen);
+      board.setAttribute('data-shown', ply);
+      section.querySelector('.ply-caption').textContent = list[ply].caption;
+    }
     var row = section.querySelector('tr[data-ply=\"' + ply + '\"]');
     if (row && row.scrollIntoView) { row.scrollIntoView({ block: 'nearest' }); }
   }
+  function current(section) { return parseInt(section.getAttribute('data-selected') || '0', 10); }
+  function step(section, how) {
+    var last = plies(section).length - 1, ply = current(section);
+    var to = { home: 0, prev: ply - 1, next: ply + 1, end: last }[how];
+    select(section, Math.max(0, Math.min(last, to)));
+  }
   document.querySelectorAll('section.game [data-ply]').forEach(function (e) {
-    e.addEventListener('click', function () { select(e.closest('section'), e.getAttribute('data-ply')); });
+    e.addEventListener('click', function () { select(e.closest('section'), parseInt(e.getAttribute('data-ply'), 10)); });
   });
+  document.querySelectorAll('section.game [data-step]').forEach(function (e) {
+    e.addEventListener('click', function () { step(e.closest('section'), e.getAttribute('data-step')); });
+  });
+  var keys = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'home', End: 'end' };
   document.addEventListener('keydown', function (ev) {
-    var section = document.querySelector('section.game[data-selected]');
-    if (!section || (ev.key !== 'ArrowLeft' && ev.key !== 'ArrowRight')) { return; }
-    var ply = parseInt(section.getAttribute('data-selected'), 10) + (ev.key === 'ArrowRight' ? 1 : -1);
-    if (section.querySelector('tr[data-ply=\"' + ply + '\"]')) { select(section, ply); }
+    var section = document.querySelector('section.game.active') || document.querySelector('section.game');
+    if (!section || !keys[ev.key]) { return; }
+    ev.preventDefault();
+    step(section, keys[ev.key]);
   });
+  var want = /^#game-(\\d+)-ply-(\\d+)$/.exec(window.location.hash);
+  document.querySelectorAll('section.game').forEach(function (section) {
+    var chosen = want && section.id === 'game-' + want[1];
+    select(section, chosen ? parseInt(want[2], 10) : 0);
+    if (chosen && section.scrollIntoView) { section.scrollIntoView(); }
+  });
+  var first = want && document.getElementById('game-' + want[1]);
+  if (!first) { document.querySelectorAll('section.game.active').forEach(function (e) { e.classList.remove('active'); }); }
   document.body.setAttribute('data-script', 'ready');
 })();
 ";
@@ -142,6 +183,15 @@ pub fn games_page(games: &[GameReview], opts: &PageOptions) -> String {
     if games.is_empty() {
         body.push_str("<p>No game could be analysed.</p>");
     }
+    if !games.is_empty() {
+        // The pieces drawn once for every board of the page.
+        let _ = write!(
+            body,
+            r#"<svg class="piece-defs" width="0" height="0" aria-hidden="true" font-family="{}">{}</svg>"#,
+            diagram::FONTS,
+            diagram::piece_defs()
+        );
+    }
     for g in games {
         body.push_str(&game_section(g, opts));
     }
@@ -167,6 +217,7 @@ fn game_section(g: &GameReview, opts: &PageOptions) -> String {
     let _ = write!(s, "<dt>Rule set</dt><dd>{}</dd><dt>Moves</dt><dd>{} plies</dd></dl>", g.rules.name, g.moves.len());
     s.push_str("<h3>Evaluation</h3>");
     s.push_str(&eval_graph(g));
+    s.push_str(&stepping_board(g, opts));
     s.push_str(&blunder_summary(g));
     s.push_str(&move_list(g, opts));
     s.push_str(&blunder_diagrams(g, opts));
@@ -291,6 +342,61 @@ fn blunder_summary(g: &GameReview) -> String {
     }
     s.push_str("</table>");
     s
+}
+
+/// The board to step through: the start position drawn, and each ply's position, arrows and caption as data
+/// for the page's script.
+fn stepping_board(g: &GameReview, opts: &PageOptions) -> String {
+    let Ok(mut pos) = Position::from_fen(&g.start_fen, g.rules) else { return String::new() };
+    let layers = |pos: &Position, arrows: Vec<(Move, ArrowKind)>, last: Option<Move>| {
+        diagram::last_move_marks(last, false)
+            + &diagram::pieces_by_reference(pos, false)
+            + &diagram::arrows(&arrows, false)
+    };
+    let first_best = g.moves.first().and_then(|m| m.judgement.as_ref().ok()).and_then(|j| j.best);
+    let mut plies = vec![serde_json::json!({
+        "fen": pos.fen(),
+        "layers": layers(&pos, first_best.map(|b| vec![(b, ArrowKind::Best)]).unwrap_or_default(), None),
+        "caption": match first_best {
+            Some(b) => format!("Start position; the engine would play {}", move_text(b, None, opts)),
+            None => "Start position".to_string(),
+        },
+    })];
+    let start = plies[0]["layers"].as_str().unwrap_or_default().to_string();
+    for mv in &g.moves {
+        let judgement = mv.judgement.as_ref().ok();
+        let best = judgement.and_then(|j| j.best);
+        pos.make_move(mv.played);
+        let mut arrows = vec![(mv.played, ArrowKind::Played)];
+        arrows.extend(best.filter(|b| *b != mv.played).map(|b| (b, ArrowKind::Best)));
+        let engine = match best {
+            Some(b) if b == mv.played => "the engine's choice too".to_string(),
+            Some(b) => {
+                format!("the engine played {}", move_text(b, judgement.and_then(|j| j.best_korean.as_deref()), opts))
+            }
+            None => "not analysed".to_string(),
+        };
+        plies.push(serde_json::json!({
+            "fen": pos.fen(),
+            "layers": layers(&pos, arrows, Some(mv.played)),
+            "caption": format!("{} {}: {}; {engine}", move_number(mv.ply, mv.side), move_text(mv.played, Some(&mv.korean), opts), after_text(mv)),
+        }));
+    }
+    // Inside a <script> element, "</" would end it early.
+    let data = serde_json::Value::Array(plies).to_string().replace("</", "<\\/");
+    let frame = diagram::frame(&g.start_fen, false);
+    format!(
+        r#"<h3>Board</h3><div class="stepper"><figure class="board">{}<g class="layers">{start}</g></svg><figcaption class="ply-caption">Start position</figcaption></figure><div class="stepper-buttons"><button type="button" data-step="home" title="Home">«</button><button type="button" data-step="prev" title="←">◀</button><button type="button" data-step="next" title="→">▶</button><button type="button" data-step="end" title="End">»</button> <span class="hint">←/→, Home/End, or click a move or a point of the graph</span></div><script type="application/json" class="plies">{data}</script></div>"#,
+        frame.replacen("class=\"janggi-diagram\"", "class=\"janggi-diagram stepper-board\"", 1)
+    )
+}
+
+/// A move as the page writes it: coordinates, with the Korean notation beside them when chosen.
+fn move_text(m: Move, korean: Option<&str>, opts: &PageOptions) -> String {
+    match korean {
+        Some(k) if opts.korean && !k.is_empty() => format!("{} ({k})", uci(m)),
+        _ => uci(m),
+    }
 }
 
 fn move_list(g: &GameReview, opts: &PageOptions) -> String {

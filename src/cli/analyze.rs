@@ -1,5 +1,6 @@
 //! `janggi analyze`: positions and games analysed as JSON lines, and the review page.
 
+use super::output_path;
 use super::{EvalChoice, SHARD_HELP};
 use clap::Args;
 use janggi::analysis::analyze::{self, AnalyzeOptions};
@@ -18,6 +19,7 @@ pub struct AnalyzeArgs {
     /// Analyse with this engine of the config instead of the built-in search.
     #[arg(long)]
     engine: Option<String>,
+    /// The engines file --engine is read from.
     #[arg(long, default_value = DEFAULT_CONFIG)]
     config: PathBuf,
     /// The input is PGN: every position of every game is analysed and each move judged.
@@ -29,6 +31,7 @@ pub struct AnalyzeArgs {
     /// Search depth (the default limit is depth 12).
     #[arg(long)]
     depth: Option<u32>,
+    /// Nodes per position.
     #[arg(long)]
     nodes: Option<u64>,
     /// Time per position in milliseconds.
@@ -90,6 +93,16 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
         korean: args.notation == "korean",
     }
     .with_default_limit();
+    if let Some(path) = &args.html {
+        output_path::prepare(path, "--html")?;
+    }
+    if args.file.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        // Without a file the input is standard input: say so, or a person sees a command that seems to hang.
+        eprintln!(
+            "reading {} from standard input (give a FILE to read a file; end the input with Ctrl-D)",
+            if args.pgn || args.gib { "PGN games" } else { "FEN or EPD lines" }
+        );
+    }
     let mut out = std::io::stdout().lock();
     let gib =
         args.gib || args.file.as_ref().is_some_and(|f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("gib")));

@@ -6,6 +6,7 @@ use clap::Args;
 /// `janggi bench`.
 #[derive(Args)]
 pub struct BenchArgs {
+    /// Depth each position is searched to (the node count is the signature at the default).
     #[arg(long, default_value_t = janggi::search::bench::BENCH_DEPTH)]
     depth: u32,
     #[command(flatten)]

@@ -15,6 +15,7 @@ pub struct DatagenArgs {
     /// The binary file to write (a new file; a shard writes NAME.I-of-N.EXT).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Games to play (numbered from 0; a shard plays its share).
     #[arg(long, default_value_t = 100)]
     games: u64,
     /// Nodes searched per move (the default limit when --depth is not given either).
@@ -23,6 +24,7 @@ pub struct DatagenArgs {
     /// Depth searched per move.
     #[arg(long)]
     depth: Option<u32>,
+    /// The rule set of the games.
     #[arg(long, default_value = "janggi")]
     variant: String,
     /// A file of FEN or EPD lines to start games from instead of the 25 setups.
@@ -49,6 +51,7 @@ pub struct DatagenArgs {
     /// Hash per game in MB.
     #[arg(long, default_value_t = janggi::datagen::defaults::HASH_MB)]
     hash: usize,
+    /// Seed of the openings and random moves: the same seed plays the same games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     #[command(flatten)]
@@ -61,19 +64,27 @@ pub struct DatagenArgs {
 #[derive(Subcommand)]
 pub enum DatagenTool {
     /// Count, result balance, score and piece-count histograms of datagen files.
+    #[command(after_help = "Example: janggi datagen stats gen.bin")]
     Stats {
+        /// Datagen files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
     /// Write a datagen file as `fen;score;result` lines (on stdout without --out).
+    #[command(after_help = "Example: janggi datagen text gen.bin --out gen.txt")]
     Text {
+        /// The datagen file to read.
         file: PathBuf,
+        /// The text file to write (a new or replaced file).
         #[arg(long)]
         out: Option<PathBuf>,
     },
     /// Pack `fen;score;result` lines (a file, or stdin) into a new datagen file.
+    #[command(after_help = "Example: janggi datagen pack gen.txt --out packed.bin")]
     Pack {
+        /// The `fen;score;result` lines (standard input without it).
         input: Option<PathBuf>,
+        /// The datagen file to write (a new file).
         #[arg(long)]
         out: PathBuf,
     },
@@ -87,6 +98,9 @@ pub fn run(args: DatagenArgs) -> Result<ExitCode, String> {
             return Ok(ExitCode::SUCCESS);
         }
         Some(DatagenTool::Text { file, out }) => {
+            if let Some(path) = &out {
+                super::output_path::prepare(path, "--out")?;
+            }
             let records = record::open(&file)?;
             match out {
                 Some(path) => {
@@ -101,6 +115,7 @@ pub fn run(args: DatagenArgs) -> Result<ExitCode, String> {
             return Ok(ExitCode::SUCCESS);
         }
         Some(DatagenTool::Pack { input, out }) => {
+            super::output_path::prepare(&out, "--out")?;
             let f = std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
@@ -131,6 +146,7 @@ pub fn run(args: DatagenArgs) -> Result<ExitCode, String> {
         None => {}
     }
     let out = args.out.ok_or("datagen needs --out FILE (or one of: stats, text, pack)")?;
+    super::output_path::prepare(&out, "--out")?;
     let rules = args.variant.parse::<Rules>().map_err(|e| e.to_string())?;
     if args.threads == 0 || args.hash == 0 {
         return Err("--threads and --hash must be at least 1".into());

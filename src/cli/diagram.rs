@@ -8,8 +8,10 @@ use std::path::PathBuf;
 /// `janggi diagram`.
 #[derive(Args)]
 pub struct DiagramArgs {
+    /// The position to draw (before --moves).
     #[arg(long, default_value = START_FEN)]
     fen: String,
+    /// The rule set the FEN and moves are read under.
     #[arg(long, default_value = "janggi")]
     variant: String,
     /// Moves played from the FEN first (UCI notation); the last one is highlighted.
@@ -21,11 +23,15 @@ pub struct DiagramArgs {
     /// Han's view: Han's side at the bottom.
     #[arg(long)]
     flip: bool,
+    /// The SVG file to write (stdout without it).
     #[arg(long)]
     out: Option<PathBuf>,
 }
 
 pub fn run(args: DiagramArgs) -> Result<(), String> {
+    if let Some(path) = &args.out {
+        super::output_path::prepare(path, "--out")?;
+    }
     let rules = args.variant.parse::<Rules>().map_err(|e| e.to_string())?;
     let pos = Position::from_fen_moves(&args.fen, rules, &args.moves, Notation::Uci).map_err(|e| e.to_string())?;
     // The last move played is highlighted.

@@ -13,11 +13,13 @@ use std::process::ExitCode;
 pub struct MatchArgs {
     /// A preset of the config ([preset.NAME]); without one, [preset.default] or the built-in defaults.
     preset: Option<String>,
+    /// The engines and presets file.
     #[arg(long, default_value = DEFAULT_CONFIG)]
     config: PathBuf,
     /// The engines to play, by name: two for a match, more for a round robin.
     #[arg(long, value_delimiter = ',')]
     engines: Option<Vec<String>>,
+    /// Games to play (each opening twice, colours reversed).
     #[arg(long)]
     games: Option<u32>,
     #[command(flatten)]
@@ -28,6 +30,7 @@ pub struct MatchArgs {
     /// `setups` (the 25 start positions) or a file of FEN or EPD lines; each is played with both colours.
     #[arg(long)]
     openings: Option<String>,
+    /// The rule set of the games (janggi, janggimodern, ...).
     #[arg(long)]
     variant: Option<String>,
     /// The PGN file that every finished game is appended to.
@@ -69,6 +72,7 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, String> {
     if let Some(s) = shard {
         settings.pgn = s.file(&settings.pgn);
     }
+    super::output_path::prepare(&settings.pgn, "--pgn")?;
     let report = runner::run(&settings, args.resume, shard)?;
     print!("{}", runner::format_report(&settings, &report));
     // Written only when the shard has played its whole share: its presence tells a waiting merge it is done.

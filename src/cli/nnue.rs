@@ -156,9 +156,12 @@ use clap::Subcommand;
 #[derive(Subcommand)]
 pub enum NnueTool {
     /// Write a net of random weights (the same bytes for the same seed).
+    #[command(after_help = "Example: janggi nnue random --seed 1 --out random.nnue")]
     Random {
+        /// The seed: the same seed writes the same bytes.
         #[arg(long)]
         seed: u64,
+        /// The net file to write.
         #[arg(long)]
         out: PathBuf,
         /// Hidden-layer weights over the whole i8 range, so that 16-bit partial sums saturate (as trained
@@ -167,14 +170,22 @@ pub enum NnueTool {
         saturating: bool,
     },
     /// Print a net file's header, description, hashes and sha256.
-    Info { file: PathBuf },
+    #[command(after_help = "Example: janggi nnue info net.nnue")]
+    Info {
+        /// The net file.
+        file: PathBuf,
+    },
     /// Print what Fairy-Stockfish's `eval` prints for the net: piece values, bucket table, NNUE evaluation.
     /// Without --fen, evaluates every FEN line read from stdin.
+    #[command(after_help = "Example: janggi setups | janggi nnue eval --net net.nnue")]
     Eval {
+        /// The net file.
         #[arg(long)]
         net: PathBuf,
+        /// The position (FEN lines from stdin without it).
         #[arg(long)]
         fen: Option<String>,
+        /// The rule set the FEN and moves are read under.
         #[arg(long, default_value = "janggi")]
         variant: String,
         /// Moves played from the FEN first (UCI notation).
@@ -185,10 +196,12 @@ pub enum NnueTool {
         kernel: Option<String>,
     },
     /// Evaluations per second of each kernel (incremental updates on playouts from the bench positions).
+    #[command(after_help = "Example: janggi nnue bench --net net.nnue --rounds 100")]
     Bench {
         /// A net file (default: the random net of seed 1).
         #[arg(long)]
         net: Option<PathBuf>,
+        /// Playouts per kernel.
         #[arg(long, default_value_t = 100)]
         rounds: usize,
     },

@@ -7,13 +7,16 @@ use std::time::Instant;
 /// `janggi perft`.
 #[derive(Args)]
 pub struct PerftArgs {
+    /// The rule set (janggi, janggimodern, janggicasual, janggitraditional, janggibasic, janggistrict).
     #[arg(long, default_value = "janggi")]
     variant: String,
+    /// The position to count from.
     #[arg(long, default_value = START_FEN)]
     fen: String,
     /// Moves played from the FEN first (UCI notation).
     #[arg(long, num_args = 0..)]
     moves: Vec<String>,
+    /// Plies to count to.
     #[arg(long)]
     depth: u32,
     /// Print the count below each root move.

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 pub struct TrainArgs {
     /// Datagen files (also as --data).
     files: Vec<PathBuf>,
+    /// More datagen files.
     #[arg(long, num_args = 1..)]
     data: Vec<PathBuf>,
     /// A datagen file of held-out positions (instead of --val-fraction of the data).
@@ -16,15 +17,19 @@ pub struct TrainArgs {
     /// Share of the data held out, as blocks of consecutive records (whole games) drawn by the seed.
     #[arg(long, default_value_t = janggi::train::defaults::VAL_FRACTION)]
     val_fraction: f64,
+    /// Passes over the training data.
     #[arg(long, default_value_t = janggi::train::defaults::EPOCHS)]
     epochs: u32,
+    /// Positions per gradient step.
     #[arg(long, default_value_t = janggi::train::defaults::BATCH)]
     batch: usize,
+    /// Adam's learning rate at the start.
     #[arg(long, default_value_t = janggi::train::defaults::LR)]
     lr: f32,
     /// Multiply the learning rate by --lr-gamma every this many epochs (0: never).
     #[arg(long, default_value_t = janggi::train::defaults::LR_DROP_EVERY)]
     lr_drop_every: u32,
+    /// Factor the learning rate is multiplied by every --lr-drop-every epochs.
     #[arg(long, default_value_t = janggi::train::defaults::LR_GAMMA)]
     lr_gamma: f32,
     /// Weight of the search score in the target; the game result has the rest.
@@ -37,8 +42,10 @@ pub struct TrainArgs {
     /// training set; the held-out set is kept as it is.
     #[arg(long)]
     mirror: bool,
+    /// Threads computing the gradients.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Seed of the initial weights, the held-out split and the shuffling.
     #[arg(long, default_value_t = janggi::train::defaults::SEED)]
     seed: u64,
     /// Folder for checkpoint.bin and epoch-N.nnue.
@@ -61,6 +68,13 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let positive = |v: f32| v.is_finite() && v > 0.0;
     if !(0.0..=1.0).contains(&args.lambda) || !positive(args.scale) || !positive(args.lr) || !positive(args.lr_gamma) {
         return Err("--lambda must be in 0..1, --scale, --lr and --lr-gamma above 0".into());
+    }
+    if let Some(path) = &args.out {
+        super::output_path::prepare(path, "--out")?;
+    }
+    match &args.resume {
+        Some(dir) => super::output_path::prepare_dir(dir, "--resume")?,
+        None => super::output_path::prepare_dir(&args.dir, "--dir")?,
     }
     let mut data = args.files;
     data.extend(args.data);

@@ -9,25 +9,36 @@ use std::time::Instant;
 #[derive(Subcommand)]
 pub enum TuneStep {
     /// Play self-play games and append their quiet positions with results (`fen;result`) to a file.
+    #[command(after_help = "Example: janggi tune selfplay --games 200 --nodes 5000 --out selfplay.txt")]
     Selfplay {
+        /// Games to play.
         #[arg(long, default_value_t = 1000)]
         games: usize,
         /// Nodes searched per move.
         #[arg(long, default_value_t = 5000)]
         nodes: u64,
+        /// Seed of the random opening moves.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The file the `fen;result` lines are appended to.
         #[arg(long)]
         out: std::path::PathBuf,
     },
     /// List the search parameters that `janggi --tune` offers as options: name, default, min, max, step.
+    #[command(after_help = "Example: janggi tune params")]
     Params,
     /// Tune search parameters by games (SPSA as fishtest runs it); the trace goes to a CSV file and resumes.
+    #[command(
+        after_help = "Example: janggi tune spsa --params aspiration_window,rfp_margin --iterations 500 --tc 5+0.05 --concurrency 2 --trace spsa.csv"
+    )]
     Spsa(Box<SpsaArgs>),
     /// Fit the weights to a file of labelled positions and write the Rust source of the weights.
+    #[command(after_help = "Example: janggi tune fit --data selfplay.txt --out weights.rs")]
     Fit {
+        /// The labelled positions (`fen;result` lines, as `janggi tune selfplay` writes them).
         #[arg(long)]
         data: std::path::PathBuf,
+        /// Passes of gradient descent over the data.
         #[arg(long, default_value_t = 1000)]
         epochs: usize,
         /// Step size of the gradient descent.
@@ -44,8 +55,14 @@ pub enum TuneStep {
 
 pub fn run(step: TuneStep) -> Result<(), String> {
     match step {
-        TuneStep::Selfplay { games, nodes, seed, out } => janggi::tune::selfplay_to_file(games, nodes, seed, &out),
-        TuneStep::Fit { data, terms, epochs, rate, out } => janggi::tune::fit_file(&data, &terms, epochs, rate, &out),
+        TuneStep::Selfplay { games, nodes, seed, out } => {
+            super::output_path::prepare(&out, "--out")?;
+            janggi::tune::selfplay_to_file(games, nodes, seed, &out)
+        }
+        TuneStep::Fit { data, terms, epochs, rate, out } => {
+            super::output_path::prepare(&out, "--out")?;
+            janggi::tune::fit_file(&data, &terms, epochs, rate, &out)
+        }
         TuneStep::Spsa(args) => spsa(*args),
         TuneStep::Params => {
             print!("{}", janggi::tune::spsa::params_table());
@@ -72,6 +89,7 @@ pub struct SpsaArgs {
     /// `setups` (the 25 start positions) or a file of FEN or EPD lines.
     #[arg(long)]
     openings: Option<String>,
+    /// The rule set of the games (default janggi).
     #[arg(long)]
     variant: Option<String>,
     /// Plies after which a game is decided by count (default as for `janggi match`).
@@ -80,6 +98,7 @@ pub struct SpsaArgs {
     /// The parameter trace: a CSV row per iteration; an existing trace is resumed.
     #[arg(long, default_value = "spsa.csv")]
     trace: PathBuf,
+    /// Seed of the perturbations and the openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// fishtest's r_end: the learning rate at the end is r_end times the step squared.
@@ -88,8 +107,10 @@ pub struct SpsaArgs {
     /// The stability constant A as a share of the iterations.
     #[arg(long, default_value_t = janggi::tune::spsa::A_RATIO)]
     a_ratio: f64,
+    /// fishtest's alpha: the learning rate decays as (A + k + 1)^-alpha.
     #[arg(long, default_value_t = janggi::tune::spsa::ALPHA)]
     alpha: f64,
+    /// fishtest's gamma: the perturbation decays as (k + 1)^-gamma.
     #[arg(long, default_value_t = janggi::tune::spsa::GAMMA)]
     gamma: f64,
     /// The engine binary to tune (this program when absent); it is started with --tune.
@@ -106,6 +127,7 @@ pub struct SpsaArgs {
 
 fn spsa(args: SpsaArgs) -> Result<(), String> {
     use janggi::tune::spsa::{self, SpsaOptions};
+    super::output_path::prepare(&args.trace, "--trace")?;
     let engine = match args.engine {
         Some(e) => e,
         None => std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?,

@@ -48,7 +48,16 @@ pub fn merge(paths: &[PathBuf], sprt: Option<Sprt>) -> Result<Merged, String> {
     let mut games = Vec::new();
     let (mut variants, mut time_controls) = (BTreeSet::new(), BTreeSet::new());
     for path in paths {
-        for (i, g) in pgn::read_file(path)?.into_iter().enumerate() {
+        let list = pgn::read_file(path)?;
+        if list.is_empty() {
+            log::warn!("'{}' holds no games", path.display());
+        } else if list.iter().all(|g| g.tags.is_empty()) {
+            return Err(format!(
+                "'{}' holds no PGN games (no [Tag \"value\"] lines): is it a PGN file?",
+                path.display()
+            ));
+        }
+        for (i, g) in list.into_iter().enumerate() {
             let place = || format!("'{}', game {}", path.display(), i + 1);
             let round = g
                 .tag("Round")

@@ -76,6 +76,22 @@ fn previous_games(settings: &MatchSettings, plan: &[Pairing], resume: bool) -> R
         if g.rules().ok() != Some(settings.rules) {
             return Err(format!("'{path}': game {round} is not {}", settings.rules));
         }
+        // One table never mixes two experiments: the clock and the opening must be this match's too.
+        let (tc, tc_now) = (g.tag("TimeControl").unwrap_or("?"), settings.limits.pgn_tag());
+        if tc != tc_now {
+            return Err(format!(
+                "'{path}': game {round} was played at TimeControl {tc}, this match plays {tc_now}: resume with the \
+                 same limits, or write to another file with --pgn"
+            ));
+        }
+        let (fen, fen_now) =
+            (g.tag("FEN").unwrap_or(START_FEN), &settings.openings[p.opening % settings.openings.len()]);
+        if fen != fen_now {
+            return Err(format!(
+                "'{path}': game {round} started from '{fen}', this match starts it from '{fen_now}': resume with the \
+                 same openings (and --seed), or write to another file with --pgn"
+            ));
+        }
         let outcome = match g.tag("Result").or(g.result.as_deref()) {
             Some("1-0") => Outcome::Win(Color::Cho),
             Some("0-1") => Outcome::Win(Color::Han),

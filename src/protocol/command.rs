@@ -45,6 +45,8 @@ pub struct Go {
     /// Root moves to consider, as text in the dialect (checked against the position by the engine).
     pub searchmoves: Vec<String>,
     pub perft: Option<u32>,
+    /// Values taken otherwise than written (a negative time read as zero), as a host's log should show them.
+    pub adjusted: Vec<String>,
 }
 
 /// One command line.
@@ -129,6 +131,21 @@ fn parse_duration(what: &'static str, text: &str, seconds: bool) -> Result<Durat
     // A century is longer than any game.
     let ms = ms.clamp(0.0, 100.0 * 365.0 * 86_400_000.0);
     Ok(Duration::from_millis(ms as u64))
+}
+
+/// [`parse_duration`] for `go`, noting a negative time that is taken as zero.
+fn go_duration(
+    what: &'static str,
+    word: &str,
+    text: &str,
+    seconds: bool,
+    adjusted: &mut Vec<String>,
+) -> Result<Duration, ParseError> {
+    let d = parse_duration(what, text, seconds)?;
+    if d.is_zero() && text.trim().starts_with('-') && !text.trim().trim_start_matches(['-', '0', '.']).is_empty() {
+        adjusted.push(format!("{word} {} is negative: 0 used", crate::untrusted::shorten(text)));
+    }
+    Ok(d)
 }
 
 /// Parses a count, saturating at `max` (so `go depth 300` is simply the deepest search we do).
@@ -313,15 +330,44 @@ fn parse_go<'a>(
             "mate" => go.mate = Some(parse_count("mate", next_value(words, "mate")?, u32::MAX)?),
             "movestogo" => go.movestogo = Some(parse_count("movestogo", next_value(words, "movestogo")?, u32::MAX)?),
             "perft" => go.perft = Some(parse_count("perft", next_value(words, "perft")?, u32::MAX)?),
-            "movetime" => go.movetime = Some(parse_duration("movetime", next_value(words, "movetime")?, seconds)?),
-            "byoyomi" => go.byoyomi = Some(parse_duration("byoyomi", next_value(words, "byoyomi")?, false)?),
-            "time" => go.clocks.own.time = Some(parse_duration("time", next_value(words, "time")?, seconds)?),
-            "opptime" => go.clocks.opp.time = Some(parse_duration("opptime", next_value(words, "opptime")?, seconds)?),
+            "movetime" => {
+                go.movetime = Some(go_duration(
+                    "movetime",
+                    "movetime",
+                    next_value(words, "movetime")?,
+                    seconds,
+                    &mut go.adjusted,
+                )?)
+            }
+            "byoyomi" => {
+                go.byoyomi =
+                    Some(go_duration("byoyomi", "byoyomi", next_value(words, "byoyomi")?, false, &mut go.adjusted)?)
+            }
+            "time" => {
+                go.clocks.own.time =
+                    Some(go_duration("time", "time", next_value(words, "time")?, seconds, &mut go.adjusted)?)
+            }
+            "opptime" => {
+                go.clocks.opp.time =
+                    Some(go_duration("opptime", "opptime", next_value(words, "opptime")?, seconds, &mut go.adjusted)?)
+            }
             "increment" => {
-                go.clocks.own.inc = Some(parse_duration("increment", next_value(words, "increment")?, seconds)?)
+                go.clocks.own.inc = Some(go_duration(
+                    "increment",
+                    "increment",
+                    next_value(words, "increment")?,
+                    seconds,
+                    &mut go.adjusted,
+                )?)
             }
             "oppincrement" => {
-                go.clocks.opp.inc = Some(parse_duration("oppincrement", next_value(words, "oppincrement")?, seconds)?)
+                go.clocks.opp.inc = Some(go_duration(
+                    "oppincrement",
+                    "oppincrement",
+                    next_value(words, "oppincrement")?,
+                    seconds,
+                    &mut go.adjusted,
+                )?)
             }
             w if w.len() == 5 && (w.ends_with("time") || w.ends_with("_inc")) || w.ends_with("inc") && w.len() == 4 => {
                 let (color_letter, field) = w.split_at(1);
@@ -333,7 +379,7 @@ fn parse_go<'a>(
                     return Err(ParseError::Unexpected(w.to_string()));
                 };
                 let what = if field == "time" { "time" } else { "increment" };
-                let value = parse_duration(what, next_value(words, what)?, false)?;
+                let value = go_duration(what, w, next_value(words, what)?, false, &mut go.adjusted)?;
                 match field {
                     "time" => go.clocks.by_color[index].time = Some(value),
                     "inc" => go.clocks.by_color[index].inc = Some(value),

@@ -139,15 +139,35 @@ fn parse_bool(value: &str) -> Result<bool, String> {
     }
 }
 
-fn parse_spin(value: &str, min: i64, max: i64) -> Result<i64, String> {
+/// A spin option's value, brought into its range; a value moved there is noted for the host's log.
+fn parse_spin(value: &str, min: i64, max: i64, notes: &mut Vec<String>) -> Result<i64, String> {
     let v: i64 = value.trim().parse().map_err(|_| format!("'{}' is not a number", crate::untrusted::shorten(value)))?;
-    Ok(v.clamp(min, max))
+    let used = v.clamp(min, max);
+    if used != v {
+        notes.push(format!("{v} is outside {min}..{max}: {used} used"));
+    }
+    Ok(used)
+}
+
+/// What setting an option did: its effect, and what the host should read about the value used.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub effect: Effect,
+    pub notes: Vec<String>,
 }
 
 impl Options {
     /// Sets an option by name. Unknown names and bad values are errors, and leave every value as it was.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
-        let need = || value.ok_or_else(|| format!("option '{name}' needs a value"));
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Applied, String> {
+        let mut notes = Vec::new();
+        let shown = crate::untrusted::shorten(name.trim());
+        let effect = self.set_value(name, value, &mut notes).map_err(|e| format!("option '{shown}': {e}"))?;
+        let notes = notes.into_iter().map(|n| format!("option '{shown}': {n}")).collect();
+        Ok(Applied { effect, notes })
+    }
+
+    fn set_value(&mut self, name: &str, value: Option<&str>, notes: &mut Vec<String>) -> Result<Effect, String> {
+        let need = || value.ok_or_else(|| "needs a value".to_string());
         match canonical(name).as_str() {
             "variant" => {
                 let v = need()?;
@@ -155,11 +175,11 @@ impl Options {
                 Ok(Effect::VariantChanged)
             }
             "threads" => {
-                self.threads = parse_spin(need()?, 1, MAX_THREADS)? as usize;
+                self.threads = parse_spin(need()?, 1, MAX_THREADS, notes)? as usize;
                 Ok(Effect::None)
             }
             "hash" => {
-                self.hash_mb = parse_spin(need()?, 1, MAX_HASH_MB)? as usize;
+                self.hash_mb = parse_spin(need()?, 1, MAX_HASH_MB, notes)? as usize;
                 Ok(Effect::ResizeHash)
             }
             "clearhash" => Ok(Effect::ClearHash),
@@ -168,15 +188,15 @@ impl Options {
                 Ok(Effect::None)
             }
             "multipv" => {
-                self.multipv = parse_spin(need()?, 1, MAX_MULTIPV)? as usize;
+                self.multipv = parse_spin(need()?, 1, MAX_MULTIPV, notes)? as usize;
                 Ok(Effect::None)
             }
             "moveoverhead" => {
-                self.move_overhead_ms = parse_spin(need()?, 0, 5000)? as u64;
+                self.move_overhead_ms = parse_spin(need()?, 0, 5000, notes)? as u64;
                 Ok(Effect::None)
             }
             "skilllevel" => {
-                self.skill_level = parse_spin(need()?, -20, 20)? as i32;
+                self.skill_level = parse_spin(need()?, -20, 20, notes)? as i32;
                 Ok(Effect::None)
             }
             "limitstrength" => {
@@ -184,7 +204,7 @@ impl Options {
                 Ok(Effect::None)
             }
             "elo" => {
-                self.elo = parse_spin(need()?, MIN_ELO, MAX_ELO)? as i32;
+                self.elo = parse_spin(need()?, MIN_ELO, MAX_ELO, notes)? as i32;
                 Ok(Effect::None)
             }
             "analysemode" => {
@@ -217,7 +237,7 @@ impl Options {
                 self.use_nnue = parse_bool(need()?)?;
                 Ok(Effect::None)
             }
-            _ => Err(format!("unknown option '{}'", crate::untrusted::shorten(name))),
+            _ => Err("unknown option".to_string()),
         }
     }
 }

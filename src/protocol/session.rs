@@ -150,8 +150,9 @@ impl Session {
         self.say(Message::Info(Info::string(text)));
     }
 
+    /// An error goes to the host once, as an `info string`; the log has it at debug level, beside the lines.
     fn error(&self, text: &str) {
-        log::warn!("{text}");
+        log::debug!("{text}");
         self.note(&format!("error: {text}"));
     }
 
@@ -293,8 +294,11 @@ impl Session {
                 // Unknown options are reported and otherwise ignored, as UCI asks.
                 self.note(&format!("error: {e}"));
             }
-            Ok(effect) => {
+            Ok(options::Applied { effect, notes }) => {
                 self.options = updated;
+                for n in notes {
+                    self.note(&n);
+                }
                 match effect {
                     Effect::None => {}
                     Effect::VariantChanged => {
@@ -377,6 +381,9 @@ impl Session {
 
     fn go(&mut self, go: Go) {
         self.stop_job();
+        for n in &go.adjusted {
+            self.note(&format!("go: {n}"));
+        }
         if let Some(depth) = go.perft {
             self.start_perft(depth);
             return;
