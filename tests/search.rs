@@ -507,34 +507,3 @@ fn a_search_stopped_mid_iteration_plays_the_move_that_beat_the_last_best_there()
     assert!(below_partial > 0, "no new move scored below the completed iteration was played");
     assert_eq!(moved_partial, moved + below_partial, "the option adds exactly the moves scored below");
 }
-
-/// On its own clock, past `tm_search_again_pct` of the time its stop test allows, the search completes the same
-/// depth again instead of beginning a deeper iteration; without it every iteration goes a ply deeper, and a fixed
-/// `movetime` (the host's request for so much analysis) always goes deeper.
-#[test]
-fn past_a_part_of_its_time_the_search_completes_the_same_depth_again() {
-    let fen = "r1ba1abnr/4k4/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2B2C1/4K4/RN1A1ABNR w - - 0 1";
-    let depths = |again: i64, budget: TimeBudget| {
-        let mut params = SearchParams::default();
-        params.set("tm_search_again_pct", again).unwrap();
-        let settings = Settings { search: Arc::new(params), ..Settings::default() };
-        let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
-        let listener = Iterations::default();
-        let limits = Limits { time: Some(budget), ..Limits::default() };
-        let out = search::search(&pos, &limits, &settings, &Shared::new(16), &listener);
-        let depths: Vec<u32> = listener.0.into_inner().unwrap().iter().map(|&(depth, _, _)| depth).collect();
-        assert_eq!(out.depth, *depths.last().unwrap(), "the result is the last completed iteration's");
-        depths
-    };
-    let clock = ClockState { time: Duration::from_secs(20), ..ClockState::default() };
-    let game = TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve::DEFAULT);
-    let repeats = |d: &[u32]| d.windows(2).filter(|w| w[1] == w[0]).count();
-    let deeper = |d: &[u32]| d.windows(2).all(|w| w[1] == w[0] + 1);
-    let plain = depths(0, game);
-    assert!(deeper(&plain), "{plain:?}");
-    // A small part: an iteration is sure to end past it and short of the limit itself.
-    let again = depths(20, game);
-    assert!(repeats(&again) > 0 && again.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1), "{again:?}");
-    let analysis = depths(20, TimeBudget::fixed(Duration::from_millis(300), Duration::ZERO));
-    assert!(deeper(&analysis), "{analysis:?}");
-}

@@ -385,10 +385,7 @@ impl Session {
             None
         } else {
             self.clock_of_side_to_move(&go)
-                .map(|c| match self.tuning.as_ref().map_or(0, |t| t.tm_model) {
-                    1 => TimeBudget::by_game_ply(&c, overhead, self.time_share()),
-                    _ => TimeBudget::from_clock(&c, overhead, self.time_share()),
-                })
+                .map(|c| TimeBudget::from_clock(&c, overhead, self.time_share()))
                 .or_else(|| go.byoyomi.map(|b| TimeBudget::fixed(b, overhead)))
         };
         let mut searchmoves = Vec::new();

@@ -166,22 +166,6 @@ pub struct Shared {
     histories: Mutex<Vec<history::History>>,
     /// Wakes a search that waits to be released (`stop`, `ponderhit`).
     release: (Mutex<()>, Condvar),
-    /// What the time model of `tm_model` 1 remembers of the last search of the game.
-    last_search: Mutex<LastSearch>,
-}
-
-/// The last search's score and best-move stability, for the next search's time (`tm_model` 1).
-#[derive(Clone, Copy, Debug)]
-pub struct LastSearch {
-    /// None at the start of a game: the first move gets the most time a falling score would.
-    pub score: Option<i32>,
-    pub stability_factor: f64,
-}
-
-impl Default for LastSearch {
-    fn default() -> Self {
-        LastSearch { score: None, stability_factor: 1.0 }
-    }
 }
 
 impl Shared {
@@ -199,7 +183,6 @@ impl Shared {
             nodes: AtomicU64::new(0),
             histories: Mutex::new(Vec::new()),
             release: (Mutex::new(()), Condvar::new()),
-            last_search: Mutex::new(LastSearch::default()),
         }
     }
 
@@ -268,19 +251,6 @@ impl Shared {
         self.tt.clear();
         if let Ok(mut h) = self.histories.lock() {
             h.clear();
-        }
-        if let Ok(mut l) = self.last_search.lock() {
-            *l = LastSearch::default();
-        }
-    }
-
-    pub fn last_search(&self) -> LastSearch {
-        self.last_search.lock().map(|l| *l).unwrap_or_default()
-    }
-
-    pub fn remember_search(&self, last: LastSearch) {
-        if let Ok(mut l) = self.last_search.lock() {
-            *l = last;
         }
     }
 

@@ -94,38 +94,6 @@ pub const MIN_SOFT_STRETCH: f64 = 0.5;
 pub const FIXED_TIME_OVERHEAD_DIVISOR: u32 = 10;
 /// The hard limit is this multiple of the soft limit (bounded by `MAX_TIME_SHARE`).
 pub const HARD_LIMIT_FACTOR: f64 = 5.0;
-/// The time model of `tm_model` 1, Fairy-Stockfish's figures: moves to go assumed, the optimum's share of the
-/// time left (`base + per_sqrt_ply * sqrt(ply + 3)`, at most `TM1_OPT_TIME_CAP` of the clock), the hard limit as
-/// a multiple of the optimum (`TM1_MAX_SCALE_BASE + ply / TM1_MAX_SCALE_PLIES`, at most `TM1_MAX_SCALE_CAP`) and
-/// at most `TM1_HARD_CLOCK_SHARE` of the clock.
-pub const TM1_MOVES_TO_GO: u32 = 50;
-pub const TM1_OPT_BASE: f64 = 0.0084;
-pub const TM1_OPT_PER_SQRT_PLY: f64 = 0.0042;
-pub const TM1_OPT_TIME_CAP: f64 = 0.2;
-pub const TM1_MAX_SCALE_BASE: f64 = 4.0;
-pub const TM1_MAX_SCALE_PLIES: f64 = 12.0;
-pub const TM1_MAX_SCALE_CAP: f64 = 7.0;
-pub const TM1_HARD_CLOCK_SHARE: f64 = 0.8;
-/// ... after an iteration the optimum is scaled by (`TM1_FALL_BASE` + `TM1_FALL_PER_CP` x (the last move's score
-/// less this one) + as much again for the score four iterations back) / `TM1_FALL_DIVISOR`, kept in
-/// `TM1_FALL_RANGE`; by (`TM1_REDUCTION_BASE` + the last search's factor) / (`TM1_REDUCTION_DIVISOR` x factor),
-/// the factor `TM1_STABLE_FACTOR` where the best move has held for more than `TM1_STABLE_DEPTHS` iterations and
-/// `TM1_UNSTABLE_FACTOR` otherwise; and by `TM1_INSTABILITY_BASE` + max(1, `TM1_INSTABILITY_HIGH` -
-/// `TM1_INSTABILITY_DEPTH` / depth) x the best move's changes (halved every iteration). Scores in centipawns:
-/// Fairy-Stockfish's 6 a unit of its soldier's 208 is 12.5 a centipawn.
-pub const TM1_FALL_BASE: f64 = 318.0;
-pub const TM1_FALL_PER_CP: f64 = 12.5;
-pub const TM1_FALL_DIVISOR: f64 = 825.0;
-pub const TM1_FALL_RANGE: (f64, f64) = (0.5, 1.5);
-pub const TM1_STABLE_DEPTHS: i32 = 9;
-pub const TM1_STABLE_FACTOR: f64 = 1.92;
-pub const TM1_UNSTABLE_FACTOR: f64 = 0.95;
-pub const TM1_REDUCTION_BASE: f64 = 1.47;
-pub const TM1_REDUCTION_DIVISOR: f64 = 2.32;
-pub const TM1_INSTABILITY_BASE: f64 = 1.073;
-pub const TM1_INSTABILITY_HIGH: f64 = 2.25;
-pub const TM1_INSTABILITY_DEPTH: f64 = 9.9;
-
 /// How often (in nodes) the main thread looks at the clock.
 pub const CLOCK_CHECK_NODES: u64 = 1024;
 
@@ -565,21 +533,11 @@ search_params! {
     /// Time from instability: the soft limit is scaled by 1 + this / 100 x the best-move changes, a count halved
     /// after every iteration.
     tm_instability_pct = 50, 0, 400, 10;
-    /// What a best-move change is: 0, an iteration whose best move differs from the last one's; 1, every root move
-    /// that became best during an iteration (re-searches included), so a move in doubt within one iteration
-    /// counts as often as it changed.
-    tm_count_root_changes = 0, 0, 1, 1;
     /// The soft limit may stretch to this many hundredths when the best move is unstable or the score drops
-    /// (bounded by the hard limit). These three at 200, 1 and 500 (Fairy-Stockfish's instability weight, 7% more
-    /// time a move in the first 60 plies) lost 54-72 (-50 ± 62) at 5+0.05.
+    /// (bounded by the hard limit). `tm_instability_pct` 200 and this at 500, with every new best root move within
+    /// an iteration counted as a change (Fairy-Stockfish's instability weight, 7% more time a move in the first 60
+    /// plies), lost 54-72 (-50 ± 62) at 5+0.05.
     tm_max_stretch_pct = 250, 100, 800, 25;
-    /// Past this percent of the time the stop test allows after an iteration, the next one searches the same
-    /// depth again rather than a deeper one that would likely be cut off unfinished (0: always deeper).
-    /// Fairy-Stockfish's search does so past 58% of its time for the move. At 58: 96-104 (-13.9 ± 48.5) in 200
-    /// games against it with the same net at 10+0.1, where the shipped build scored 54-46 and 118-82; our moves in
-    /// plies 0-39 took 0.330 s against 0.375-0.384 s: every iteration, a repeated one too, halves the count of
-    /// best-move changes that stretches the time, so repeats end the search sooner.
-    tm_search_again_pct = 0, 0, 100, 5;
     /// The largest share of the time left a move's soft limit takes without moves to go, in thousandths
     /// (`TIME_SHARE_MAX`, reached at ply 35 by default, 4.5% at ply 42; a larger cap is reached later and gives the
     /// early middlegame more time, the later moves less, as what is left shrinks). 40 scored 157-143 (+16.2 ± 39.5)
@@ -595,14 +553,6 @@ search_params! {
     /// 18 (0.407 s a move in plies 0-39 against its 0.442) scored 103-97 (+10.4 ± 48.5) and 24 (0.424 s) 99-101
     /// (-3.5 ± 48.5), where 12 had scored 200-210 in 410: within the error, and 12 stays.
     tm_share_start_permille = 12, 4, 40, 1;
-    /// The time model: 0, the share curve and stretches above; 1, Fairy-Stockfish's (`TimeBudget::by_game_ply`
-    /// and the `TM1_*` figures): an optimum of the time left with 50 moves to go growing with the square root of the
-    /// game ply, scaled after every iteration by the score's fall since the last move, the best move's age in
-    /// iterations and its changes, over a range of about 0.4 to 5 times the optimum. Its time per move followed
-    /// Fairy-Stockfish's closely (0.43, 0.46, 0.33 and 0.15 s a move on own moves 0-9 to 30-39 against its 0.42,
-    /// 0.41, 0.32 and 0.18), yet it scored 18-41 (-143 ± 100) in 59 games against Fairy-Stockfish with the same net
-    /// at 10+0.1, where model 0 scored 142-158 (47.3%) in 300.
-    tm_model = 0, 0, 1, 1;
 }
 
 /// Why a parameter cannot be set.

@@ -91,26 +91,6 @@ impl TimeBudget {
         let hard = hard.max(floor);
         TimeBudget { soft: soft.min(hard).max(floor), hard, managed: true }
     }
-
-    /// The budget of `tm_model` 1 (Fairy-Stockfish's figures, `TM1_*`): the soft limit is the optimum, which
-    /// the search scales after every iteration (`TimeManager::past`), the hard limit a multiple of it. With moves
-    /// to go or byoyomi from the host, the budget of `from_clock` with `curve`.
-    pub fn by_game_ply(clock: &ClockState, overhead: Duration, curve: ShareCurve) -> TimeBudget {
-        if clock.movestogo.is_some() || !clock.byoyomi.is_zero() {
-            return TimeBudget::from_clock(clock, overhead, curve);
-        }
-        let time = clock.time.as_secs_f64();
-        let mtg = f64::from(TM1_MOVES_TO_GO);
-        let over = overhead.as_secs_f64();
-        let left = (time + clock.inc.as_secs_f64() * (mtg - 1.0) - over * (2.0 + mtg)).max(0.001);
-        let ply = f64::from(clock.ply);
-        let share = (TM1_OPT_BASE + (ply + 3.0).sqrt() * TM1_OPT_PER_SQRT_PLY).min(TM1_OPT_TIME_CAP * time / left);
-        let optimum = share * left;
-        let scale = (TM1_MAX_SCALE_BASE + ply / TM1_MAX_SCALE_PLIES).min(TM1_MAX_SCALE_CAP);
-        let hard = (TM1_HARD_CLOCK_SHARE * time - over).min(scale * optimum).max(0.001);
-        let soft = optimum.clamp(0.001, hard);
-        TimeBudget { soft: Duration::from_secs_f64(soft), hard: Duration::from_secs_f64(hard), managed: true }
-    }
 }
 
 /// The search's view of the clock.
@@ -142,23 +122,11 @@ impl TimeManager {
     /// and how clear the best move is (`stretch`, at most `most`). A fixed `movetime` is the host's request for
     /// that much thought: it never shrinks.
     pub fn soft_limit_reached(&self, stretch: f64, most: f64) -> bool {
-        self.past_part_of_soft_limit(stretch, most, 1.0)
-    }
-
-    /// Whether the time spent is past `part` of the soft limit as `soft_limit_reached` stretches it (the test of
-    /// `tm_search_again_pct`).
-    pub fn past_part_of_soft_limit(&self, stretch: f64, most: f64, part: f64) -> bool {
         self.budget.is_some_and(|b| {
             let least = if b.managed { MIN_SOFT_STRETCH } else { 1.0 };
             let soft = b.soft.mul_f64(stretch.clamp(least, most.max(least))).min(b.hard);
-            self.elapsed() >= soft.mul_f64(part)
+            self.elapsed() >= soft
         })
-    }
-
-    /// Whether the time spent is past the soft limit scaled by `factor` (however small; bounded by the hard
-    /// limit): the test of `tm_model` 1.
-    pub fn past(&self, factor: f64) -> bool {
-        self.budget.is_some_and(|b| self.elapsed() >= b.soft.mul_f64(factor.max(0.0)).min(b.hard))
     }
 
     /// Whether the engine spends its own clock (and so may save time on forced moves).
@@ -212,22 +180,6 @@ mod tests {
     }
 
     #[test]
-    fn a_part_of_the_stretched_soft_limit_is_reached_sooner() {
-        let budget = TimeBudget { soft: Duration::from_secs(10), hard: Duration::from_secs(100), managed: true };
-        let since = |secs| Instant::now().checked_sub(Duration::from_secs(secs)).expect("a clock running that long");
-        // Six seconds spent: past 58% of a 10 s soft limit, short of the whole and of 58% of it stretched twice.
-        let tm = TimeManager::new(since(6), Some(budget));
-        assert!(tm.past_part_of_soft_limit(1.0, 2.5, 0.58));
-        assert!(!tm.past_part_of_soft_limit(1.0, 2.5, 1.0));
-        assert!(!tm.past_part_of_soft_limit(2.0, 2.5, 0.58));
-        // The whole of it is the soft limit itself.
-        assert_eq!(tm.past_part_of_soft_limit(1.2, 2.5, 1.0), tm.soft_limit_reached(1.2, 2.5));
-        // Bounded as the soft limit is: by the hard limit, however far stretched.
-        let late = TimeManager::new(since(60), Some(budget));
-        assert!(late.past_part_of_soft_limit(1000.0, 1000.0, 0.58));
-    }
-
-    #[test]
     fn a_movetime_keeps_back_at_most_a_tenth_for_the_overhead_and_byoyomi_all_of_it() {
         let ms = Duration::from_millis;
         assert_eq!(TimeBudget::movetime(ms(1000), ms(30)).hard, ms(970));
@@ -260,37 +212,6 @@ mod tests {
             assert!(b.soft <= b.hard);
             assert!(b.hard <= Duration::from_millis(time).max(Duration::from_millis(1)), "{time}: {b:?}");
         }
-    }
-
-    #[test]
-    fn the_game_ply_model_grows_with_the_root_of_the_ply_and_keeps_inside_the_clock() {
-        let at = |ply, time_ms| {
-            let clock = ClockState {
-                time: Duration::from_millis(time_ms),
-                inc: Duration::from_millis(100),
-                ply,
-                ..ClockState::default()
-            };
-            TimeBudget::by_game_ply(&clock, Duration::from_millis(30), ShareCurve::DEFAULT)
-        };
-        // 10+0.1 at the first move: the time left is 10 s and 49 increments less 52 overheads (13.34 s), the
-        // optimum's share 0.0084 + 0.0042 x sqrt(3).
-        let first = at(0, 10_000);
-        let expected = (0.0084 + 0.0042 * 3f64.sqrt()) * (10.0 + 4.9 - 0.03 * 52.0);
-        assert!((first.soft.as_secs_f64() - expected).abs() < 1e-3, "{first:?} against {expected}");
-        assert!((first.hard.as_secs_f64() - 4.0 * expected).abs() < 1e-3, "{first:?}");
-        assert!(at(0, 10_000).soft < at(20, 10_000).soft && at(20, 10_000).soft < at(60, 10_000).soft);
-        for (ply, time) in [(0, 1), (10, 100), (80, 500), (200, 10_000), (400, 60_000)] {
-            let b = at(ply, time);
-            assert!(b.managed && b.soft <= b.hard, "{b:?}");
-            assert!(b.hard.as_secs_f64() <= (0.8 * time as f64 / 1000.0).max(0.001) + 1e-9, "{ply} {time}: {b:?}");
-        }
-        // Moves to go from the host keep the usual budget.
-        let even = ClockState { time: Duration::from_secs(10), movestogo: Some(20), ply: 80, ..ClockState::default() };
-        assert_eq!(
-            TimeBudget::by_game_ply(&even, Duration::ZERO, ShareCurve::DEFAULT).soft,
-            Duration::from_millis(500)
-        );
     }
 
     #[test]
