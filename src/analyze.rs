@@ -13,7 +13,7 @@ use crate::protocol::message::Score;
 use crate::records::pgn;
 use crate::records::positions as openings;
 use crate::search::engine::{Engine, Finish};
-use crate::search::time::TimeBudget;
+use crate::search::time::ClockState;
 use crate::search::{self, Limits};
 use crate::shard::Shard;
 use serde_json::{Value, json};
@@ -245,7 +245,7 @@ impl Analyzer {
                 let limits = Limits {
                     depth: opts.depth,
                     nodes: opts.nodes,
-                    time: opts.movetime.map(|t| TimeBudget::fixed(t, Duration::ZERO)),
+                    clock: ClockState { movetime: opts.movetime, ..ClockState::default() },
                     ..Limits::default()
                 };
                 engine.set_game(pos.clone());

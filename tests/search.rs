@@ -7,7 +7,7 @@ use janggi::board::{Move, Notation, Position, Rules};
 use janggi::eval::evaluator::Evaluator;
 use janggi::eval::nnue::default_network;
 use janggi::search::params::{MATE_BOUND, SearchParams};
-use janggi::search::time::{ClockState, ShareCurve, TimeBudget};
+use janggi::search::time::ClockState;
 use janggi::search::{self, Limits, Settings, Shared, Silent, score_to_protocol};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -31,16 +31,21 @@ const MATES: [(u32, &str); 9] = [
     (3, "9/3a5/3k5/9/6p2/2R6/2pB5/5K3/9/9 w - - 0 1"),
 ];
 
+/// A fixed time for the move, as `go movetime` gives it (no overhead kept back).
+fn movetime(time: Duration) -> ClockState {
+    ClockState { movetime: Some(time), ..ClockState::default() }
+}
+
 #[test]
 fn finds_mates_in_one_two_and_three_within_three_seconds() {
-    let three_seconds = || Some(TimeBudget::fixed(Duration::from_secs(3), Duration::ZERO));
+    let three_seconds = || movetime(Duration::from_secs(3));
     for (n, fen) in MATES {
         // Under janggi rules a win on count may come as fast as the mate: either is a forced win in n moves.
         let start = Instant::now();
         let out = search_fen(
             fen,
             Rules::JANGGI,
-            Limits { mate: Some(n), time: three_seconds(), ..Limits::default() },
+            Limits { mate: Some(n), clock: three_seconds(), ..Limits::default() },
             &Settings::default(),
         );
         assert!(start.elapsed() < Duration::from_secs(3), "{fen}");
@@ -49,7 +54,7 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
         let out = search_fen(
             fen,
             Rules::CASUAL,
-            Limits { mate: Some(n), time: three_seconds(), ..Limits::default() },
+            Limits { mate: Some(n), clock: three_seconds(), ..Limits::default() },
             &Settings::default(),
         );
         assert_eq!(score_to_protocol(out.score), (true, n as i32), "{fen}: pv {:?}", out.pv);
@@ -246,19 +251,14 @@ fn respects_depth_nodes_and_movetime() {
     let out = search_fen(fen, Rules::JANGGI, Limits { nodes: Some(5000), ..Limits::default() }, &Settings::default());
     assert!(out.nodes <= 5000 + 200, "{} nodes", out.nodes);
     let start = Instant::now();
-    let limits =
-        Limits { time: Some(TimeBudget::fixed(Duration::from_millis(300), Duration::ZERO)), ..Limits::default() };
+    let limits = Limits { clock: movetime(Duration::from_millis(300)), ..Limits::default() };
     let out = search_fen(fen, Rules::JANGGI, limits, &Settings::default());
     let spent = start.elapsed();
     assert!(spent >= Duration::from_millis(250) && spent < Duration::from_millis(400), "{spent:?}");
     assert!(out.best.is_some());
     // Several limits at once: the first reached stops.
-    let limits = Limits {
-        depth: Some(40),
-        nodes: Some(3000),
-        time: Some(TimeBudget::fixed(Duration::from_secs(10), Duration::ZERO)),
-        ..Limits::default()
-    };
+    let limits =
+        Limits { depth: Some(40), nodes: Some(3000), clock: movetime(Duration::from_secs(10)), ..Limits::default() };
     let out = search_fen(fen, Rules::JANGGI, limits, &Settings::default());
     assert!(out.nodes <= 3200);
 }
@@ -268,13 +268,13 @@ fn a_forced_move_is_analysed_under_movetime_and_played_at_once_on_a_clock() {
     // Han's only legal move takes the checking chariot, and it begins a mate in 3.
     let fen = "4kR3/3a5/4c4/4C4/4p4/5p3/1PP3P2/1C1nK4/3N1r3/3r5 b - - 0 43";
     assert_eq!(Position::from_fen(fen, Rules::JANGGI).unwrap().legal_moves().len(), 1);
-    let analysis =
-        Limits { time: Some(TimeBudget::fixed(Duration::from_secs(3), Duration::ZERO)), ..Limits::default() };
+    let analysis = Limits { clock: movetime(Duration::from_secs(3)), ..Limits::default() };
     let out = search_fen(fen, Rules::JANGGI, analysis, &Settings::default());
     assert_eq!(score_to_protocol(out.score), (true, 3), "{out:?}");
-    let clock = ClockState { time: Duration::from_secs(60), ..ClockState::default() };
-    let game =
-        Limits { time: Some(TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve::DEFAULT)), ..Limits::default() };
+    let game = Limits {
+        clock: ClockState { time: Some(Duration::from_secs(60)), ..ClockState::default() },
+        ..Limits::default()
+    };
     let out = search_fen(fen, Rules::JANGGI, game, &Settings::default());
     assert!(out.best.is_some() && out.depth <= 4, "{out:?}");
 }
@@ -340,8 +340,7 @@ fn repetition_is_scored_as_the_rule_set_decides() {
 #[test]
 fn two_threads_return_a_legal_move_and_search_deeper_than_one() {
     let fen = "1n1kaabn1/cr2N4/5C1c1/p1pNp3p/9/9/P1PbP1P1P/3r1p3/4A4/R1BA1KB1R b - - 0 1";
-    let limits =
-        || Limits { time: Some(TimeBudget::fixed(Duration::from_millis(500), Duration::ZERO)), ..Limits::default() };
+    let limits = || Limits { clock: movetime(Duration::from_millis(500)), ..Limits::default() };
     let two = search_fen(fen, Rules::JANGGI, limits(), &Settings { threads: 2, ..Settings::default() });
     let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
     assert!(two.best.is_some_and(|m| pos.is_legal(m)));

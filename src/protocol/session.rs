@@ -12,7 +12,7 @@ use crate::eval::evaluator::Evaluator;
 use crate::search::engine::Engine;
 use crate::search::params::{self, SearchParams};
 use crate::search::strength::Strength;
-use crate::search::time::{ClockState, ShareCurve, TimeBudget};
+use crate::search::time::ClockState;
 use crate::search::{self, Ablation, Limits, Listener, Report, ScoreBound};
 use crate::text::{LineRead, read_line_capped};
 use std::io::{BufRead, Write};
@@ -353,23 +353,19 @@ impl Session {
         self.banned = banned;
     }
 
-    /// Resolves the clock of the side to move from the dialect's clock words.
-    fn clock_of_side_to_move(&self, go: &Go) -> Option<ClockState> {
+    /// The time `go` gives the move, the side to move's clock resolved from the dialect's clock words; the search
+    /// draws its budget from it.
+    fn clock_of_side_to_move(&self, go: &Go) -> ClockState {
         let side = self.engine.position().side_to_move().index();
         let clock = if go.clocks.own.time.is_some() { go.clocks.own } else { go.clocks.by_color[side] };
-        let time = clock.time?;
-        Some(ClockState {
-            time,
+        ClockState {
+            movetime: go.movetime,
+            time: clock.time,
             inc: clock.inc.unwrap_or_default(),
             movestogo: go.movestogo,
-            byoyomi: go.byoyomi.unwrap_or_default(),
-            ply: self.engine.position().game_ply_from_move_number(),
-        })
-    }
-
-    /// How a move's share of the time left grows: the time manager's curve, or the tuned one under `--tune`.
-    fn time_share(&self) -> ShareCurve {
-        self.tuning.as_ref().map_or(ShareCurve::DEFAULT, ShareCurve::of)
+            byoyomi: go.byoyomi,
+            overhead: Duration::from_millis(self.options.move_overhead_ms),
+        }
     }
 
     fn go(&mut self, go: Go) {
@@ -378,16 +374,6 @@ impl Session {
             self.start_perft(depth);
             return;
         }
-        let overhead = Duration::from_millis(self.options.move_overhead_ms);
-        let time = if let Some(t) = go.movetime {
-            Some(TimeBudget::movetime(t, overhead))
-        } else if go.infinite {
-            None
-        } else {
-            self.clock_of_side_to_move(&go)
-                .map(|c| TimeBudget::from_clock(&c, overhead, self.time_share()))
-                .or_else(|| go.byoyomi.map(|b| TimeBudget::fixed(b, overhead)))
-        };
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
             match Move::parse(text, self.notation()).filter(|m| self.engine.position().is_legal(*m)) {
@@ -405,7 +391,7 @@ impl Session {
             depth: go.depth,
             nodes: go.nodes,
             mate: go.mate,
-            time,
+            clock: self.clock_of_side_to_move(&go),
             infinite: go.infinite,
             ponder: go.ponder,
             searchmoves,

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 use strength::Strength;
-use time::TimeBudget;
+use time::ClockState;
 use tt::TranspositionTable;
 
 /// What bounds one search. Every limit is optional; the first one reached stops the search.
@@ -29,7 +29,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop when a mate in this many moves is found.
     pub mate: Option<u32>,
-    pub time: Option<TimeBudget>,
+    /// The time the host gives the move, as it gave it; the search draws its time budget from it
+    /// (`time::TimeBudget::of`).
+    pub clock: ClockState,
     /// Search until told to stop (`go infinite`); a finished search waits for `stop`.
     pub infinite: bool,
     /// Pondering: time limits start at `ponderhit`; a finished search waits for `stop` or `ponderhit`.

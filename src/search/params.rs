@@ -1,6 +1,6 @@
-//! Every number of the search, named, in one place: fixed constants (scores, limits, time management, the WDL
-//! model) and, in `SearchParams`, the numbers tuned by games (`janggi tune spsa`), each with its default, range and
-//! tuning step. The defaults are the values the engine plays with.
+//! Every number of the search, named, in one place (the time manager's are in `time.rs`): fixed constants
+//! (scores, limits, the WDL model) and, in `SearchParams`, the numbers tuned by games (`janggi tune spsa`), each
+//! with its default, range and tuning step. The defaults are the values the engine plays with.
 
 /// Deepest ply the search reaches (iterations stop below it).
 pub const MAX_PLY: usize = 128;
@@ -70,30 +70,6 @@ pub const SEE_VALUE: [i32; 7] = [20000, 250, 1000, 500, 400, 250, 110];
 /// horse worth more than three soldiers and two elephants more than a chariot.
 pub const SEE_VALUE_EVAL: [i32; 7] = [20000, 192, 613, 385, 250, 163, 96];
 
-/// Time management. With `movestogo` from the host, the time left is shared evenly over the moves to go (at
-/// most this many).
-pub const DEFAULT_MOVES_TO_GO: u32 = 32;
-/// Without it (sudden death, increments), the first moves get less: Janggi games run long and are mostly decided
-/// in the early middlegame, not in the first moves. The share of the time left starts here at the first ply,
-/// grows by the second figure a ply and stays at the third (4%) from ply 35.
-/// The model was Fairy-Stockfish's time use at 10+0.1: 0.40 s a move in the first ten plies where ours took
-/// 0.64 s, about as much as ours by ply 20, more than ours from ply 30 on. (A share still growing to 8% by ply 75
-/// spent the clock by ply 50: a move takes half as much again as its soft limit and more, the last iteration
-/// finishing past it.) The cap was 1/32 (reached at ply 24) until a 4% cap scored 157-143 in 300 games against
-/// Fairy-Stockfish with the same net at 10+0.1, where 1/32 had scored 99-101 in 200 (`tm_share_max_permille`).
-pub const TIME_SHARE_START: f64 = 0.012;
-pub const TIME_SHARE_PER_PLY: f64 = 0.0008;
-pub const TIME_SHARE_MAX: f64 = 0.040;
-/// Share of the increment added to every move's soft limit.
-pub const INCREMENT_SHARE: f64 = 0.95;
-/// Share of the remaining time a single move may never exceed.
-pub const MAX_TIME_SHARE: f64 = 0.35;
-/// The soft limit may shrink to this multiple when the best move is clear (`tm_effort_base`).
-pub const MIN_SOFT_STRETCH: f64 = 0.5;
-/// Of a `go movetime`, at most this fraction (one over it) is kept back for `Move Overhead`.
-pub const FIXED_TIME_OVERHEAD_DIVISOR: u32 = 10;
-/// The hard limit is this multiple of the soft limit (bounded by `MAX_TIME_SHARE`).
-pub const HARD_LIMIT_FACTOR: f64 = 5.0;
 /// How often (in nodes) the main thread looks at the clock.
 pub const CLOCK_CHECK_NODES: u64 = 1024;
 
@@ -642,14 +618,6 @@ mod tests {
         assert!(bonus_max.max <= CONT_HISTORY_LIMIT_MIN && EVAL_HISTORY_LIMIT <= CONT_HISTORY_LIMIT_MIN);
         assert!(limit.min >= CONT_HISTORY_LIMIT_MIN && limit.max <= i32::from(i16::MAX));
         assert_eq!(limit.default, HISTORY_MAX, "the default keeps the continuation tables as the butterfly table");
-    }
-
-    #[test]
-    fn the_time_share_cap_defaults_to_the_time_managers_constant() {
-        let p = SearchParams::default();
-        assert_eq!(f64::from(p.tm_share_max_permille) / 1000.0, TIME_SHARE_MAX);
-        assert_eq!(f64::from(p.tm_share_per_ply_micro) / 1e6, TIME_SHARE_PER_PLY);
-        assert_eq!(f64::from(p.tm_share_start_permille) / 1000.0, TIME_SHARE_START);
     }
 
     #[test]
