@@ -9,9 +9,9 @@ use crate::game_review::{GameReview, Judgement, MoveReview, PositionFinding, Pos
 use crate::notation::korean;
 use crate::protocol::client::{EngineProcess, EngineSpec, Failure, Reply};
 use crate::protocol::command::{Command, Go, StartPosition};
-use crate::protocol::message::Score;
 use crate::records::pgn;
 use crate::records::positions as openings;
+use crate::score::Score;
 use crate::search::engine::{Engine, Finish};
 use crate::search::time::ClockState;
 use crate::search::{self, Limits};
@@ -253,21 +253,17 @@ impl Analyzer {
                     Finish::Best(out) => out,
                     Finish::NoMove(end) => return Err(format!("no move: {}", end.reason.describe())),
                 };
-                let to_score = |s: i32| match search::score_to_protocol(s) {
-                    (true, n) => Score::Mate(n),
-                    (false, cp) => Score::Cp(cp),
-                };
                 let lines: Vec<(Score, Vec<Move>)> = if out.lines.is_empty() {
-                    vec![(to_score(out.score), out.pv.clone())]
+                    vec![(search::reported_score(out.score), out.pv.clone())]
                 } else {
-                    out.lines.iter().map(|(s, pv)| (to_score(*s), pv.clone())).collect()
+                    out.lines.iter().map(|(s, pv)| (search::reported_score(*s), pv.clone())).collect()
                 };
                 Ok(Analysis {
                     fen,
                     side,
                     best: out.best,
                     best_korean: None,
-                    score: to_score(out.score),
+                    score: search::reported_score(out.score),
                     depth: out.depth,
                     nodes: out.nodes,
                     pv: out.pv,
@@ -638,10 +634,7 @@ fn negate(after: &Analysis) -> Option<Score> {
     if after.over.is_some() {
         return None;
     }
-    Some(match after.score {
-        Score::Cp(cp) => Score::Cp(-cp),
-        Score::Mate(n) => Score::Mate(-n),
-    })
+    Some(after.score.negated())
 }
 
 impl AnalyzeOptions {

@@ -2,7 +2,7 @@
 //! page are both written from it.
 
 use crate::board::{Color, Move, Rules};
-use crate::protocol::message::Score;
+use crate::score::Score;
 
 /// One analysed game.
 #[derive(Clone, Debug)]

@@ -14,6 +14,7 @@ pub mod perft;
 pub mod protocol;
 pub mod records;
 pub mod review;
+pub mod score;
 pub mod search;
 pub mod shard;
 pub mod status;

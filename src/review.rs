@@ -6,7 +6,7 @@ use crate::analyze::CLAMP_CP;
 use crate::board::{Color, Move, Notation, Position};
 use crate::diagram::{self, ArrowKind, DiagramOptions};
 use crate::game_review::{GameReview, MoveReview, PositionReview};
-use crate::protocol::message::Score;
+use crate::score::Score;
 use std::fmt::Write;
 
 /// Size of the evaluation graph and the room kept for its axes.

@@ -150,7 +150,7 @@ fn go_mate_stops_once_the_mate_is_found() {
     e.go(Limits { mate: Some(1), ..limits() });
     let out = best(&rx, Duration::from_secs(10));
     assert_eq!(out.best.unwrap().to_string(), "b1b10");
-    assert_eq!(janggi::search::score_to_protocol(out.score), (true, 1));
+    assert_eq!(janggi::search::reported_score(out.score), janggi::score::Score::Mate(1));
     assert!(start.elapsed() < Duration::from_secs(2));
 }
 

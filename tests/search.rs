@@ -6,9 +6,10 @@ use janggi::board::setups::all_setups;
 use janggi::board::{Move, Notation, Position, Rules};
 use janggi::eval::evaluator::Evaluator;
 use janggi::eval::nnue::default_network;
+use janggi::score::Score;
 use janggi::search::params::{MATE_BOUND, SearchParams};
 use janggi::search::time::ClockState;
-use janggi::search::{self, Limits, Settings, Shared, Silent, score_to_protocol};
+use janggi::search::{self, Limits, Settings, Shared, Silent, reported_score};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -49,7 +50,7 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
             &Settings::default(),
         );
         assert!(start.elapsed() < Duration::from_secs(3), "{fen}");
-        assert_eq!(score_to_protocol(out.score), (true, n as i32), "{fen}: pv {:?}", out.pv);
+        assert_eq!(reported_score(out.score), Score::Mate(n as i32), "{fen}: pv {:?}", out.pv);
         // Where counting decides nothing (janggicasual), the line played out ends in checkmate.
         let out = search_fen(
             fen,
@@ -57,7 +58,7 @@ fn finds_mates_in_one_two_and_three_within_three_seconds() {
             Limits { mate: Some(n), clock: three_seconds(), ..Limits::default() },
             &Settings::default(),
         );
-        assert_eq!(score_to_protocol(out.score), (true, n as i32), "{fen}: pv {:?}", out.pv);
+        assert_eq!(reported_score(out.score), Score::Mate(n as i32), "{fen}: pv {:?}", out.pv);
         let mut pos = Position::from_fen(fen, Rules::CASUAL).unwrap();
         for m in &out.pv {
             assert!(pos.is_legal(*m));
@@ -178,7 +179,7 @@ fn the_optional_search_conditions_keep_forced_mates() {
     let settings = Settings { search: Arc::new(params), ..Settings::default() };
     for (n, fen) in MATES {
         let out = search_fen(fen, Rules::CASUAL, Limits { mate: Some(n), ..Limits::default() }, &settings);
-        assert_eq!(score_to_protocol(out.score), (true, n as i32), "{fen}: pv {:?}", out.pv);
+        assert_eq!(reported_score(out.score), Score::Mate(n as i32), "{fen}: pv {:?}", out.pv);
     }
     let in_check = "3k5/9/9/9/9/9/9/9/4K4/4r4 w - - 0 1";
     let out = search_fen(in_check, Rules::JANGGI, Limits { depth: Some(9), ..Limits::default() }, &settings);
@@ -270,7 +271,7 @@ fn a_forced_move_is_analysed_under_movetime_and_played_at_once_on_a_clock() {
     assert_eq!(Position::from_fen(fen, Rules::JANGGI).unwrap().legal_moves().len(), 1);
     let analysis = Limits { clock: movetime(Duration::from_secs(3)), ..Limits::default() };
     let out = search_fen(fen, Rules::JANGGI, analysis, &Settings::default());
-    assert_eq!(score_to_protocol(out.score), (true, 3), "{out:?}");
+    assert_eq!(reported_score(out.score), Score::Mate(3), "{out:?}");
     let game = Limits {
         clock: ClockState { time: Some(Duration::from_secs(60)), ..ClockState::default() },
         ..Limits::default()
@@ -395,12 +396,12 @@ fn quiet_checks_at_quiescences_first_ply_see_a_mate_one_ply_sooner() {
     let fen = "3k5/9/9/7N1/9/P4R3/9/4K4/9/5B2b w - - 0 1";
     let depth_two = Limits { depth: Some(2), ..Limits::default() };
     let captures_only = search_fen(fen, Rules::CASUAL, depth_two.clone(), &Settings::default());
-    assert!(!score_to_protocol(captures_only.score).0, "pv {:?}", captures_only.pv);
+    assert!(!reported_score(captures_only.score).is_mate(), "pv {:?}", captures_only.pv);
     let mut params = SearchParams::default();
     params.set("qs_quiet_checks", 1).unwrap();
     let settings = Settings { search: Arc::new(params), ..Settings::default() };
     let with_checks = search_fen(fen, Rules::CASUAL, depth_two, &settings);
-    assert_eq!(score_to_protocol(with_checks.score), (true, 2), "pv {:?}", with_checks.pv);
+    assert_eq!(reported_score(with_checks.score), Score::Mate(2), "pv {:?}", with_checks.pv);
 }
 
 /// The history conditions that change only what the search learns (continuation history kept apart after

@@ -4,11 +4,12 @@
 
 use super::command::{self, Command, Go, StartPosition};
 use super::dialect::Dialect;
-use super::message::{Bound as InfoBound, Info, Message, OptionKind, OptionSpec, Score};
+use super::message::{Bound as InfoBound, Info, Message, OptionKind, OptionSpec};
 use super::options::{self, Effect, Options};
 use crate::board::{GameEnd, Move, Notation, Outcome, Position, START_FEN, SetupError};
 use crate::eval;
 use crate::eval::evaluator::Evaluator;
+use crate::score::Score;
 use crate::search::engine::Engine;
 use crate::search::params::{self, SearchParams};
 use crate::search::strength::Strength;
@@ -56,20 +57,13 @@ struct InfoListener {
     show_wdl: bool,
 }
 
-fn protocol_score(score: i32) -> Score {
-    match search::score_to_protocol(score) {
-        (true, moves) => Score::Mate(moves),
-        (false, cp) => Score::Cp(cp),
-    }
-}
-
 impl Listener for InfoListener {
     fn report(&self, r: &Report) {
         let info = Info {
             depth: Some(r.depth),
             seldepth: Some(r.seldepth),
             multipv: Some(r.multipv),
-            score: Some(protocol_score(r.score)),
+            score: Some(search::reported_score(r.score)),
             bound: match r.bound {
                 ScoreBound::Exact => None,
                 ScoreBound::Lower => Some(InfoBound::Lower),

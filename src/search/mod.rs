@@ -14,6 +14,7 @@ mod worker;
 use crate::board::{Color, GameEnd, Move};
 use crate::eval::evaluator::Evaluator;
 use crate::eval::params::Params;
+use crate::score::Score;
 use params::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -261,14 +262,14 @@ impl Shared {
     }
 }
 
-/// Converts an internal score to (is_mate, value): centipawns, or moves to mate (negative when being mated).
-pub fn score_to_protocol(score: i32) -> (bool, i32) {
+/// A search score as it is reported: centipawns, or beyond `MATE_BOUND` moves to mate (negative when being mated).
+pub fn reported_score(score: i32) -> Score {
     if score.abs() >= MATE_BOUND {
         let plies = MATE - score.abs();
         let moves = (plies + 1) / 2;
-        (true, if score > 0 { moves } else { -moves })
+        Score::Mate(if score > 0 { moves } else { -moves })
     } else {
-        (false, score)
+        Score::Cp(score)
     }
 }
 
