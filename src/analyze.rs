@@ -5,16 +5,14 @@
 use crate::board::{Color, Move, Notation, Outcome, Position, Rules};
 use crate::eval::evaluator::Evaluator;
 use crate::eval::nnue::default_network;
-use crate::game_review::{GameReview, Judgement, MoveReview, PositionFinding, PositionReview};
+use crate::game_review::{CLAMP_CP, GameReview, Judgement, MoveReview, PositionFinding, PositionReview};
 use crate::notation::korean;
 use crate::protocol::client::{EngineProcess, EngineSpec, Failure, Reply};
 use crate::protocol::command::{Command, Go, StartPosition};
 use crate::records::pgn;
 use crate::records::positions as openings;
 use crate::score::Score;
-use crate::search::engine::{Engine, Finish};
-use crate::search::time::ClockState;
-use crate::search::{self, Limits};
+use crate::search::engine::{self, ClockState, Engine, Finish, Limits};
 use crate::shard::Shard;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -29,9 +27,6 @@ pub const DEFAULT_DEPTH: u32 = 12;
 pub const DEFAULT_HASH_MB: usize = 16;
 /// A move that loses this many centipawns against the best move is marked as a blunder.
 pub const DEFAULT_BLUNDER_CP: i32 = 200;
-/// Scores are clamped to this many centipawns before losses are computed, and mates count as this much: a move
-/// from "mate in 5" to "+15 pawns" is no blunder.
-pub use crate::search::params::CLAMP_CP;
 /// An external engine gets this long beyond its limit before it is deemed hung (or this long for depth/nodes).
 const EXTERNAL_GRACE: Duration = Duration::from_secs(60);
 
@@ -254,16 +249,16 @@ impl Analyzer {
                     Finish::NoMove(end) => return Err(format!("no move: {}", end.reason.describe())),
                 };
                 let lines: Vec<(Score, Vec<Move>)> = if out.lines.is_empty() {
-                    vec![(search::reported_score(out.score), out.pv.clone())]
+                    vec![(engine::reported_score(out.score), out.pv.clone())]
                 } else {
-                    out.lines.iter().map(|(s, pv)| (search::reported_score(*s), pv.clone())).collect()
+                    out.lines.iter().map(|(s, pv)| (engine::reported_score(*s), pv.clone())).collect()
                 };
                 Ok(Analysis {
                     fen,
                     side,
                     best: out.best,
                     best_korean: None,
-                    score: search::reported_score(out.score),
+                    score: engine::reported_score(out.score),
                     depth: out.depth,
                     nodes: out.nodes,
                     pv: out.pv,

@@ -2,10 +2,9 @@
 //! lines of optional JavaScript) with, per game, the players and result, an evaluation graph over the plies, the
 //! move list with each move's score and loss, a diagram at each blunder and the blunders per side.
 
-use crate::analyze::CLAMP_CP;
 use crate::board::{Color, Move, Notation, Position};
 use crate::diagram::{self, ArrowKind, DiagramOptions};
-use crate::game_review::{GameReview, MoveReview, PositionReview};
+use crate::game_review::{CLAMP_CP, GameReview, MoveReview, PositionReview};
 use crate::score::Score;
 use std::fmt::Write;
 

@@ -10,11 +10,9 @@ use crate::board::{GameEnd, Move, Notation, Outcome, Position, START_FEN, SetupE
 use crate::eval;
 use crate::eval::evaluator::Evaluator;
 use crate::score::Score;
-use crate::search::engine::Engine;
-use crate::search::params::{self, SearchParams};
-use crate::search::strength::Strength;
-use crate::search::time::ClockState;
-use crate::search::{self, Ablation, Limits, Listener, Report, ScoreBound};
+use crate::search::engine::{
+    self, Ablation, ClockState, Engine, Limits, Listener, Outcome as SearchOutcome, Report, ScoreBound, Strength,
+};
 use crate::text::{LineRead, read_line_capped};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -63,13 +61,13 @@ impl Listener for InfoListener {
             depth: Some(r.depth),
             seldepth: Some(r.seldepth),
             multipv: Some(r.multipv),
-            score: Some(search::reported_score(r.score)),
+            score: Some(engine::reported_score(r.score)),
             bound: match r.bound {
                 ScoreBound::Exact => None,
                 ScoreBound::Lower => Some(InfoBound::Lower),
                 ScoreBound::Upper => Some(InfoBound::Upper),
             },
-            wdl: self.show_wdl.then(|| search::wdl(r.score)),
+            wdl: self.show_wdl.then(|| engine::wdl(r.score)),
             nodes: Some(r.nodes),
             nps: Some(r.nps),
             hashfull: Some(r.hashfull),
@@ -84,7 +82,7 @@ impl Listener for InfoListener {
         self.out.line(&Message::Info(Info::string(text)).line(self.dialect).to_string());
     }
 
-    fn best_move(&self, outcome: &search::Outcome) {
+    fn best_move(&self, outcome: &SearchOutcome) {
         let msg = Message::BestMove { best: outcome.best, ponder: outcome.ponder };
         self.out.line(&msg.line(self.dialect).to_string());
     }
@@ -111,8 +109,8 @@ pub struct Session {
     perft: Option<JoinHandle<()>>,
     out: Output,
     debug: bool,
-    /// Under `janggi --tune`: the search parameters, offered as options.
-    tuning: Option<SearchParams>,
+    /// Under `janggi --tune`: the search's tunable numbers are offered as options.
+    tuning: bool,
 }
 
 impl Session {
@@ -121,12 +119,12 @@ impl Session {
         let dialect = forced.unwrap_or_default();
         let listener = InfoListener { out: out.clone(), dialect, show_wdl: options.show_wdl };
         let engine = Engine::new(options.hash_mb, Arc::new(listener));
-        Session { dialect, forced, options, engine, banned: Vec::new(), perft: None, out, debug: false, tuning: None }
+        Session { dialect, forced, options, engine, banned: Vec::new(), perft: None, out, debug: false, tuning: false }
     }
 
     /// Offers every search parameter as a spin option (`janggi --tune`), for tuning by games.
     pub fn with_tuning(mut self) -> Session {
-        self.tuning = Some(SearchParams::default());
+        self.tuning = true;
         self
     }
 
@@ -255,8 +253,8 @@ impl Session {
             };
             self.say(Message::Option(spec));
         }
-        if self.tuning.is_some() {
-            for p in params::SPECS {
+        if self.tuning {
+            for p in engine::tunable_params() {
                 let kind = OptionKind::Spin { default: p.default.into(), min: p.min.into(), max: p.max.into() };
                 self.say(Message::Option(OptionSpec { name: p.name.to_string(), kind }));
             }
@@ -265,19 +263,13 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        if let Some(mut tuned) = self.tuning.clone()
-            && params::spec(name).is_some()
-        {
+        if self.tuning && engine::is_tunable(name) {
             let number = value.and_then(|v| v.trim().parse::<i64>().ok());
             let set = number
                 .ok_or_else(|| format!("{name} needs an integer value"))
-                .and_then(|v| tuned.set(name, v).map_err(|e| e.to_string()));
-            match set {
-                Ok(()) => {
-                    self.engine.set_search_params(Arc::new(tuned.clone()));
-                    self.tuning = Some(tuned);
-                }
-                Err(e) => self.error(&format!("{e}; unchanged")),
+                .and_then(|v| self.engine.set_search_param(name, v).map_err(|e| e.to_string()));
+            if let Err(e) = set {
+                self.error(&format!("{e}; unchanged"));
             }
             return;
         }

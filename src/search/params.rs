@@ -17,8 +17,6 @@ pub const NNUE_EVAL_LIMIT: i32 = 20000;
 /// `WDL_EVEN_CP`, with this scale.
 pub const WDL_EVEN_CP: f64 = 250.0;
 pub const WDL_SCALE_CP: f64 = 90.0;
-/// Scores shown to people (analysis losses) are clamped to this many centipawns, a mate counting as this much.
-pub const CLAMP_CP: i32 = 1000;
 
 /// Double singular extensions allowed on one path from the root.
 pub const MAX_DOUBLE_EXTENSIONS: u8 = 3;
