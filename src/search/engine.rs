@@ -20,7 +20,7 @@ pub use super::{Ablation, Limits, Listener, Outcome, Report, ScoreBound, Silent,
 /// The search's tunable numbers, each with its default, range and tuning step (`janggi --tune` offers them as
 /// options).
 pub fn tunable_params() -> &'static [ParamSpec] {
-    &SPECS
+    SPECS
 }
 
 /// Whether `name` is one of the search's tunable numbers (case-insensitive, as option names are).
