@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 fn search_fen(fen: &str, rules: Rules, limits: Limits, settings: &Settings) -> search::Outcome {
     let pos = Position::from_fen(fen, rules).unwrap();
-    search::search(&pos, &limits, settings, &Shared::new(16), &Silent)
+    search::threads::search(&pos, &limits, settings, &Shared::new(16), &Silent)
 }
 
 /// Forced checkmates (not wins on count), each checked to be a mate in exactly n moves with the reference
@@ -328,7 +328,7 @@ fn repetition_is_scored_as_the_rule_set_decides() {
             pos.make_move(Move::parse(m, Notation::Uci).unwrap());
         }
         let limits = Limits { depth: Some(4), ..Limits::default() };
-        let out = search::search(&pos, &limits, &Settings::default(), &Shared::new(16), &Silent);
+        let out = search::threads::search(&pos, &limits, &Settings::default(), &Shared::new(16), &Silent);
         if winning {
             assert_eq!(out.best, Move::parse("h7i7", Notation::Uci), "{rules}");
             assert!(out.score >= MATE_BOUND, "{rules}: {}", out.score);
@@ -488,7 +488,7 @@ fn a_search_stopped_mid_iteration_plays_the_move_that_beat_the_last_best_there()
                 let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
                 let listener = Iterations::default();
                 let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-                let out = search::search(&pos, &limits, &settings, &Shared::new(16), &listener);
+                let out = search::threads::search(&pos, &limits, &settings, &Shared::new(16), &listener);
                 let Some(&(_, score, last_best)) = listener.0.lock().unwrap().last() else { continue };
                 let best = out.best.unwrap();
                 assert_eq!(out.pv.first(), Some(&best), "{fen}: the line reported starts with the move played");

@@ -3,8 +3,9 @@
 //! protocol loop turns lines into calls on it; `analyze`, `bench` and self-play use it the same way.
 
 use super::params::{SPECS, SearchParams};
+use super::threads::search;
 use super::tt::TranspositionTable;
-use super::{Settings, Shared, search};
+use super::{Settings, Shared};
 use crate::board::{GameEnd, Notation, Position, Rules, SetupError};
 use crate::eval::evaluator::Evaluator;
 use crate::eval::params::Params;

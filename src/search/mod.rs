@@ -293,5 +293,3 @@ pub fn end_score(end: &GameEnd, side_to_move: Color, ply: usize) -> i32 {
         crate::board::Outcome::Draw => 0,
     }
 }
-
-pub use threads::search;

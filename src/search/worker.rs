@@ -1611,7 +1611,8 @@ impl<'a> Worker<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Limits, Settings, Shared, Silent, search};
+    use super::super::threads::search;
+    use super::super::{Limits, Settings, Shared, Silent};
     use crate::board::{Position, Rules};
     use crate::eval::evaluator::Evaluator;
     use crate::eval::nnue::random_network;
