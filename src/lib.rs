@@ -14,6 +14,7 @@ pub mod matches;
 pub mod notation;
 pub mod protocol;
 pub mod records;
+pub mod score;
 pub mod search;
 pub mod train;
 pub mod tune;

@@ -3,7 +3,7 @@
 
 use janggi::board::{Color, GameEnd, MoveError, Notation, Outcome, Position, Reason, Rules, START_FEN, SetupError};
 use janggi::search::engine::{Engine, EngineError, Finish};
-use janggi::search::time::{ClockState, ShareCurve, TimeBudget};
+use janggi::search::time::ClockState;
 use janggi::search::{Limits, Listener, Outcome as SearchOutcome, Report};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
@@ -68,6 +68,11 @@ fn limits() -> Limits {
     Limits::default()
 }
 
+/// A fixed time for the move, as `go movetime` gives it (no overhead kept back).
+fn movetime(time: Duration) -> ClockState {
+    ClockState { movetime: Some(time), ..ClockState::default() }
+}
+
 #[test]
 fn a_position_with_moves_is_set_and_a_bad_move_keeps_the_moves_before_it() {
     let (mut e, _rx) = engine();
@@ -114,7 +119,7 @@ fn go_nodes_stops_near_the_budget() {
 fn go_movetime_uses_about_the_time_asked() {
     let (mut e, rx) = engine();
     let start = Instant::now();
-    e.go(Limits { time: Some(TimeBudget::fixed(Duration::from_millis(300), Duration::ZERO)), ..limits() });
+    e.go(Limits { clock: movetime(Duration::from_millis(300)), ..limits() });
     let out = best(&rx, Duration::from_secs(10));
     let took = start.elapsed();
     assert!(took >= Duration::from_millis(250) && took < Duration::from_secs(3), "{took:?}");
@@ -125,17 +130,13 @@ fn go_movetime_uses_about_the_time_asked() {
 fn go_on_a_clock_spends_a_small_share_of_it() {
     let (mut e, rx) = engine();
     let clock = ClockState {
-        time: Duration::from_secs(2),
+        time: Some(Duration::from_secs(2)),
         inc: Duration::from_millis(20),
-        movestogo: None,
-        byoyomi: Duration::ZERO,
-        ply: 0,
+        overhead: Duration::from_millis(10),
+        ..ClockState::default()
     };
     let start = Instant::now();
-    e.go(Limits {
-        time: Some(TimeBudget::from_clock(&clock, Duration::from_millis(10), ShareCurve::DEFAULT)),
-        ..limits()
-    });
+    e.go(Limits { clock, ..limits() });
     let out = best(&rx, Duration::from_secs(10));
     assert!(start.elapsed() < Duration::from_millis(1500), "{:?} of a 2 s clock", start.elapsed());
     assert!(out.best.is_some());
@@ -149,7 +150,7 @@ fn go_mate_stops_once_the_mate_is_found() {
     e.go(Limits { mate: Some(1), ..limits() });
     let out = best(&rx, Duration::from_secs(10));
     assert_eq!(out.best.unwrap().to_string(), "b1b10");
-    assert_eq!(janggi::search::score_to_protocol(out.score), (true, 1));
+    assert_eq!(janggi::search::reported_score(out.score), janggi::score::Score::Mate(1));
     assert!(start.elapsed() < Duration::from_secs(2));
 }
 
@@ -191,8 +192,7 @@ fn stop_ends_a_long_search_at_once_with_its_best_move_so_far() {
 #[test]
 fn ponderhit_turns_pondering_into_a_timed_search() {
     let (mut e, rx) = engine();
-    let movetime = TimeBudget::fixed(Duration::from_millis(200), Duration::ZERO);
-    e.go(Limits { ponder: true, time: Some(movetime), ..limits() });
+    e.go(Limits { ponder: true, clock: movetime(Duration::from_millis(200)), ..limits() });
     // While pondering the clock does not run: no answer long after the move time.
     silent_for(&rx, Duration::from_millis(600));
     let start = Instant::now();

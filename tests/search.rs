@@ -6,15 +6,16 @@ use janggi::board::setups::all_setups;
 use janggi::board::{Move, Notation, Position, Rules};
 use janggi::eval::evaluator::Evaluator;
 use janggi::eval::nnue::default_network;
+use janggi::score::Score;
 use janggi::search::params::{MATE_BOUND, SearchParams};
-use janggi::search::time::{ClockState, ShareCurve, TimeBudget};
-use janggi::search::{self, Limits, Settings, Shared, Silent, score_to_protocol};
+use janggi::search::time::ClockState;
+use janggi::search::{self, Limits, Settings, Shared, Silent, reported_score};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn search_fen(fen: &str, rules: Rules, limits: Limits, settings: &Settings) -> search::Outcome {
     let pos = Position::from_fen(fen, rules).unwrap();
-    search::search(&pos, &limits, settings, &Shared::new(16), &Silent)
+    search::threads::search(&pos, &limits, settings, &Shared::new(16), &Silent)
 }
 
 /// Forced checkmates (not wins on count), each checked to be a mate in exactly n moves with the reference
@@ -31,28 +32,33 @@ const MATES: [(u32, &str); 9] = [
     (3, "9/3a5/3k5/9/6p2/2R6/2pB5/5K3/9/9 w - - 0 1"),
 ];
 
+/// A fixed time for the move, as `go movetime` gives it (no overhead kept back).
+fn movetime(time: Duration) -> ClockState {
+    ClockState { movetime: Some(time), ..ClockState::default() }
+}
+
 #[test]
 fn finds_mates_in_one_two_and_three_within_three_seconds() {
-    let three_seconds = || Some(TimeBudget::fixed(Duration::from_secs(3), Duration::ZERO));
+    let three_seconds = || movetime(Duration::from_secs(3));
     for (n, fen) in MATES {
         // Under janggi rules a win on count may come as fast as the mate: either is a forced win in n moves.
         let start = Instant::now();
         let out = search_fen(
             fen,
             Rules::JANGGI,
-            Limits { mate: Some(n), time: three_seconds(), ..Limits::default() },
+            Limits { mate: Some(n), clock: three_seconds(), ..Limits::default() },
             &Settings::default(),
         );
         assert!(start.elapsed() < Duration::from_secs(3), "{fen}");
-        assert_eq!(score_to_protocol(out.score), (true, n as i32), "{fen}: pv {:?}", out.pv);
+        assert_eq!(reported_score(out.score), Score::Mate(n as i32), "{fen}: pv {:?}", out.pv);
         // Where counting decides nothing (janggicasual), the line played out ends in checkmate.
         let out = search_fen(
             fen,
             Rules::CASUAL,
-            Limits { mate: Some(n), time: three_seconds(), ..Limits::default() },
+            Limits { mate: Some(n), clock: three_seconds(), ..Limits::default() },
             &Settings::default(),
         );
-        assert_eq!(score_to_protocol(out.score), (true, n as i32), "{fen}: pv {:?}", out.pv);
+        assert_eq!(reported_score(out.score), Score::Mate(n as i32), "{fen}: pv {:?}", out.pv);
         let mut pos = Position::from_fen(fen, Rules::CASUAL).unwrap();
         for m in &out.pv {
             assert!(pos.is_legal(*m));
@@ -173,7 +179,7 @@ fn the_optional_search_conditions_keep_forced_mates() {
     let settings = Settings { search: Arc::new(params), ..Settings::default() };
     for (n, fen) in MATES {
         let out = search_fen(fen, Rules::CASUAL, Limits { mate: Some(n), ..Limits::default() }, &settings);
-        assert_eq!(score_to_protocol(out.score), (true, n as i32), "{fen}: pv {:?}", out.pv);
+        assert_eq!(reported_score(out.score), Score::Mate(n as i32), "{fen}: pv {:?}", out.pv);
     }
     let in_check = "3k5/9/9/9/9/9/9/9/4K4/4r4 w - - 0 1";
     let out = search_fen(in_check, Rules::JANGGI, Limits { depth: Some(9), ..Limits::default() }, &settings);
@@ -246,19 +252,14 @@ fn respects_depth_nodes_and_movetime() {
     let out = search_fen(fen, Rules::JANGGI, Limits { nodes: Some(5000), ..Limits::default() }, &Settings::default());
     assert!(out.nodes <= 5000 + 200, "{} nodes", out.nodes);
     let start = Instant::now();
-    let limits =
-        Limits { time: Some(TimeBudget::fixed(Duration::from_millis(300), Duration::ZERO)), ..Limits::default() };
+    let limits = Limits { clock: movetime(Duration::from_millis(300)), ..Limits::default() };
     let out = search_fen(fen, Rules::JANGGI, limits, &Settings::default());
     let spent = start.elapsed();
     assert!(spent >= Duration::from_millis(250) && spent < Duration::from_millis(400), "{spent:?}");
     assert!(out.best.is_some());
     // Several limits at once: the first reached stops.
-    let limits = Limits {
-        depth: Some(40),
-        nodes: Some(3000),
-        time: Some(TimeBudget::fixed(Duration::from_secs(10), Duration::ZERO)),
-        ..Limits::default()
-    };
+    let limits =
+        Limits { depth: Some(40), nodes: Some(3000), clock: movetime(Duration::from_secs(10)), ..Limits::default() };
     let out = search_fen(fen, Rules::JANGGI, limits, &Settings::default());
     assert!(out.nodes <= 3200);
 }
@@ -268,13 +269,13 @@ fn a_forced_move_is_analysed_under_movetime_and_played_at_once_on_a_clock() {
     // Han's only legal move takes the checking chariot, and it begins a mate in 3.
     let fen = "4kR3/3a5/4c4/4C4/4p4/5p3/1PP3P2/1C1nK4/3N1r3/3r5 b - - 0 43";
     assert_eq!(Position::from_fen(fen, Rules::JANGGI).unwrap().legal_moves().len(), 1);
-    let analysis =
-        Limits { time: Some(TimeBudget::fixed(Duration::from_secs(3), Duration::ZERO)), ..Limits::default() };
+    let analysis = Limits { clock: movetime(Duration::from_secs(3)), ..Limits::default() };
     let out = search_fen(fen, Rules::JANGGI, analysis, &Settings::default());
-    assert_eq!(score_to_protocol(out.score), (true, 3), "{out:?}");
-    let clock = ClockState { time: Duration::from_secs(60), ..ClockState::default() };
-    let game =
-        Limits { time: Some(TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve::DEFAULT)), ..Limits::default() };
+    assert_eq!(reported_score(out.score), Score::Mate(3), "{out:?}");
+    let game = Limits {
+        clock: ClockState { time: Some(Duration::from_secs(60)), ..ClockState::default() },
+        ..Limits::default()
+    };
     let out = search_fen(fen, Rules::JANGGI, game, &Settings::default());
     assert!(out.best.is_some() && out.depth <= 4, "{out:?}");
 }
@@ -327,7 +328,7 @@ fn repetition_is_scored_as_the_rule_set_decides() {
             pos.make_move(Move::parse(m, Notation::Uci).unwrap());
         }
         let limits = Limits { depth: Some(4), ..Limits::default() };
-        let out = search::search(&pos, &limits, &Settings::default(), &Shared::new(16), &Silent);
+        let out = search::threads::search(&pos, &limits, &Settings::default(), &Shared::new(16), &Silent);
         if winning {
             assert_eq!(out.best, Move::parse("h7i7", Notation::Uci), "{rules}");
             assert!(out.score >= MATE_BOUND, "{rules}: {}", out.score);
@@ -340,8 +341,7 @@ fn repetition_is_scored_as_the_rule_set_decides() {
 #[test]
 fn two_threads_return_a_legal_move_and_search_deeper_than_one() {
     let fen = "1n1kaabn1/cr2N4/5C1c1/p1pNp3p/9/9/P1PbP1P1P/3r1p3/4A4/R1BA1KB1R b - - 0 1";
-    let limits =
-        || Limits { time: Some(TimeBudget::fixed(Duration::from_millis(500), Duration::ZERO)), ..Limits::default() };
+    let limits = || Limits { clock: movetime(Duration::from_millis(500)), ..Limits::default() };
     let two = search_fen(fen, Rules::JANGGI, limits(), &Settings { threads: 2, ..Settings::default() });
     let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
     assert!(two.best.is_some_and(|m| pos.is_legal(m)));
@@ -396,12 +396,12 @@ fn quiet_checks_at_quiescences_first_ply_see_a_mate_one_ply_sooner() {
     let fen = "3k5/9/9/7N1/9/P4R3/9/4K4/9/5B2b w - - 0 1";
     let depth_two = Limits { depth: Some(2), ..Limits::default() };
     let captures_only = search_fen(fen, Rules::CASUAL, depth_two.clone(), &Settings::default());
-    assert!(!score_to_protocol(captures_only.score).0, "pv {:?}", captures_only.pv);
+    assert!(!reported_score(captures_only.score).is_mate(), "pv {:?}", captures_only.pv);
     let mut params = SearchParams::default();
     params.set("qs_quiet_checks", 1).unwrap();
     let settings = Settings { search: Arc::new(params), ..Settings::default() };
     let with_checks = search_fen(fen, Rules::CASUAL, depth_two, &settings);
-    assert_eq!(score_to_protocol(with_checks.score), (true, 2), "pv {:?}", with_checks.pv);
+    assert_eq!(reported_score(with_checks.score), Score::Mate(2), "pv {:?}", with_checks.pv);
 }
 
 /// The history conditions that change only what the search learns (continuation history kept apart after
@@ -488,7 +488,7 @@ fn a_search_stopped_mid_iteration_plays_the_move_that_beat_the_last_best_there()
                 let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
                 let listener = Iterations::default();
                 let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-                let out = search::search(&pos, &limits, &settings, &Shared::new(16), &listener);
+                let out = search::threads::search(&pos, &limits, &settings, &Shared::new(16), &listener);
                 let Some(&(_, score, last_best)) = listener.0.lock().unwrap().last() else { continue };
                 let best = out.best.unwrap();
                 assert_eq!(out.pv.first(), Some(&best), "{fen}: the line reported starts with the move played");
@@ -506,35 +506,4 @@ fn a_search_stopped_mid_iteration_plays_the_move_that_beat_the_last_best_there()
     let (moved_partial, below_partial) = played(1);
     assert!(below_partial > 0, "no new move scored below the completed iteration was played");
     assert_eq!(moved_partial, moved + below_partial, "the option adds exactly the moves scored below");
-}
-
-/// On its own clock, past `tm_search_again_pct` of the time its stop test allows, the search completes the same
-/// depth again instead of beginning a deeper iteration; without it every iteration goes a ply deeper, and a fixed
-/// `movetime` (the host's request for so much analysis) always goes deeper.
-#[test]
-fn past_a_part_of_its_time_the_search_completes_the_same_depth_again() {
-    let fen = "r1ba1abnr/4k4/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2B2C1/4K4/RN1A1ABNR w - - 0 1";
-    let depths = |again: i64, budget: TimeBudget| {
-        let mut params = SearchParams::default();
-        params.set("tm_search_again_pct", again).unwrap();
-        let settings = Settings { search: Arc::new(params), ..Settings::default() };
-        let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
-        let listener = Iterations::default();
-        let limits = Limits { time: Some(budget), ..Limits::default() };
-        let out = search::search(&pos, &limits, &settings, &Shared::new(16), &listener);
-        let depths: Vec<u32> = listener.0.into_inner().unwrap().iter().map(|&(depth, _, _)| depth).collect();
-        assert_eq!(out.depth, *depths.last().unwrap(), "the result is the last completed iteration's");
-        depths
-    };
-    let clock = ClockState { time: Duration::from_secs(20), ..ClockState::default() };
-    let game = TimeBudget::from_clock(&clock, Duration::ZERO, ShareCurve::DEFAULT);
-    let repeats = |d: &[u32]| d.windows(2).filter(|w| w[1] == w[0]).count();
-    let deeper = |d: &[u32]| d.windows(2).all(|w| w[1] == w[0] + 1);
-    let plain = depths(0, game);
-    assert!(deeper(&plain), "{plain:?}");
-    // A small part: an iteration is sure to end past it and short of the limit itself.
-    let again = depths(20, game);
-    assert!(repeats(&again) > 0 && again.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1), "{again:?}");
-    let analysis = depths(20, TimeBudget::fixed(Duration::from_millis(300), Duration::ZERO));
-    assert!(deeper(&analysis), "{analysis:?}");
 }

@@ -66,32 +66,6 @@ fn the_tune_flag_offers_the_parameters_as_options_that_reach_the_search() {
     assert_eq!(refused, plain);
 }
 
-#[test]
-fn the_game_ply_time_model_plays_a_game_on_its_clock() {
-    // `tm_model` 1 remembers each search's score for the next move's time: a short game on a clock of 3 s and
-    // 30 ms a move, every answer legal and inside the time left.
-    let mut e = Engine::start_with(&["--tune"]);
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
-    e.send("setoption name tm_model value 1");
-    e.send("ucinewgame");
-    e.sync();
-    let mut moves: Vec<String> = Vec::new();
-    let mut left = [3000u128, 3000u128];
-    for ply in 0..8 {
-        e.send(&format!("position startpos moves {}", moves.join(" ")));
-        let start = std::time::Instant::now();
-        let best = e.best_move(&format!("go wtime {} btime {} winc 30 binc 30", left[0], left[1]));
-        let spent = start.elapsed().as_millis();
-        assert!(spent < left[ply % 2], "ply {ply}: {spent} ms of {} ms left", left[ply % 2]);
-        left[ply % 2] = left[ply % 2] - spent + 30;
-        assert!(best.len() >= 4 && best != "(none)", "ply {ply}: {best}");
-        moves.push(best);
-    }
-    e.send(&format!("position startpos moves {}", moves.join(" ")));
-    assert!(e.fen().contains(" w "), "eight legal moves played: {}", moves.join(" "));
-}
-
 fn trace_rows(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path).unwrap().lines().map(str::to_string).collect()
 }

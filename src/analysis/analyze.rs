@@ -2,7 +2,7 @@
 //! one per position or one per game with a per-move list marking blunders. Our engine searches in-process by
 //! default; any engine of `engines.toml` can be used instead, driven as the match runner drives it.
 
-use crate::analysis::review::{GameReview, Judgement, MoveReview, PositionFinding, PositionReview};
+use crate::analysis::review::{CLAMP_CP, GameReview, Judgement, MoveReview, PositionFinding, PositionReview};
 use crate::batch::shard::Shard;
 use crate::board::{Color, Move, Notation, Outcome, Position, Rules};
 use crate::eval::evaluator::Evaluator;
@@ -10,12 +10,10 @@ use crate::eval::nnue::default_network;
 use crate::notation::korean;
 use crate::protocol::client::{EngineProcess, EngineSpec, Failure, Reply};
 use crate::protocol::command::{Command, Go, StartPosition};
-use crate::protocol::message::Score;
 use crate::records::pgn;
 use crate::records::positions as openings;
-use crate::search::engine::{Engine, Finish};
-use crate::search::time::TimeBudget;
-use crate::search::{self, Limits};
+use crate::score::Score;
+use crate::search::engine::{self, ClockState, Engine, Finish, Limits};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -29,9 +27,6 @@ pub const DEFAULT_DEPTH: u32 = 12;
 pub const DEFAULT_HASH_MB: usize = 16;
 /// A move that loses this many centipawns against the best move is marked as a blunder.
 pub const DEFAULT_BLUNDER_CP: i32 = 200;
-/// Scores are clamped to this many centipawns before losses are computed, and mates count as this much: a move
-/// from "mate in 5" to "+15 pawns" is no blunder.
-pub use crate::search::params::CLAMP_CP;
 /// An external engine gets this long beyond its limit before it is deemed hung (or this long for depth/nodes).
 const EXTERNAL_GRACE: Duration = Duration::from_secs(60);
 
@@ -245,7 +240,7 @@ impl Analyzer {
                 let limits = Limits {
                     depth: opts.depth,
                     nodes: opts.nodes,
-                    time: opts.movetime.map(|t| TimeBudget::fixed(t, Duration::ZERO)),
+                    clock: ClockState { movetime: opts.movetime, ..ClockState::default() },
                     ..Limits::default()
                 };
                 engine.set_game(pos.clone());
@@ -253,21 +248,17 @@ impl Analyzer {
                     Finish::Best(out) => out,
                     Finish::NoMove(end) => return Err(format!("no move: {}", end.reason.describe())),
                 };
-                let to_score = |s: i32| match search::score_to_protocol(s) {
-                    (true, n) => Score::Mate(n),
-                    (false, cp) => Score::Cp(cp),
-                };
                 let lines: Vec<(Score, Vec<Move>)> = if out.lines.is_empty() {
-                    vec![(to_score(out.score), out.pv.clone())]
+                    vec![(engine::reported_score(out.score), out.pv.clone())]
                 } else {
-                    out.lines.iter().map(|(s, pv)| (to_score(*s), pv.clone())).collect()
+                    out.lines.iter().map(|(s, pv)| (engine::reported_score(*s), pv.clone())).collect()
                 };
                 Ok(Analysis {
                     fen,
                     side,
                     best: out.best,
                     best_korean: None,
-                    score: to_score(out.score),
+                    score: engine::reported_score(out.score),
                     depth: out.depth,
                     nodes: out.nodes,
                     pv: out.pv,
@@ -651,10 +642,7 @@ fn negate(after: &Analysis) -> Option<Score> {
     if after.over.is_some() {
         return None;
     }
-    Some(match after.score {
-        Score::Cp(cp) => Score::Cp(-cp),
-        Score::Mate(n) => Score::Mate(-n),
-    })
+    Some(after.score.negated())
 }
 
 impl AnalyzeOptions {

@@ -2,11 +2,10 @@
 //! lines of optional JavaScript) with, per game, the players and result, an evaluation graph over the plies, the
 //! move list with each move's score and loss, a diagram at each blunder and the blunders per side.
 
-use crate::analysis::analyze::CLAMP_CP;
 use crate::analysis::diagram::{self, ArrowKind, DiagramOptions};
-use crate::analysis::review::{GameReview, MoveReview, PositionReview};
+use crate::analysis::review::{CLAMP_CP, GameReview, MoveReview, PositionReview};
 use crate::board::{Color, Move, Notation, Position};
-use crate::protocol::message::Score;
+use crate::score::Score;
 use std::fmt::Write;
 
 /// Size of the evaluation graph and the room kept for its axes.

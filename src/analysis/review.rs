@@ -2,7 +2,11 @@
 //! page are both written from it.
 
 use crate::board::{Color, Move, Rules};
-use crate::protocol::message::Score;
+use crate::score::Score;
+
+/// Scores shown to people are clamped to this many centipawns before losses are computed and the evaluation is
+/// drawn, and mates count as this much: a move from "mate in 5" to "+15 pawns" is no blunder.
+pub const CLAMP_CP: i32 = 1000;
 
 /// One analysed game.
 #[derive(Clone, Debug)]

@@ -9,7 +9,7 @@ use crate::board::{Color, Move, Notation, Outcome, Position, Reason, Rules};
 use crate::protocol::Dialect;
 use crate::protocol::client::{Failure, Player, Reply};
 use crate::protocol::command::{Clock, Command, Go, StartPosition};
-use crate::protocol::message::Score;
+use crate::score::Score;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 

@@ -3,7 +3,7 @@
 
 use super::game::{GameRecord, PlayedMove};
 use crate::board::{Color, Notation, Rules};
-use crate::protocol::message::Score;
+use crate::score::Score;
 use std::io::Write;
 use std::path::Path;
 use std::time::SystemTime;

@@ -3,15 +3,8 @@
 
 use super::dialect::Dialect;
 use crate::board::{Move, Notation};
+use crate::score::Score;
 use std::fmt;
-
-/// A score as engines report it: centipawns, or moves to mate (positive: the side to move mates).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    Cp(i32),
-    /// Mate in this many moves (UCI, UCCI) from the side to move's view; negative when being mated.
-    Mate(i32),
-}
 
 /// Whether a reported score is exact or a bound from a failed aspiration window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,4 +10,4 @@ pub mod session;
 
 pub use command::{Command, Go, ParseError, StartPosition, parse};
 pub use dialect::Dialect;
-pub use message::{Info, Message, Score, parse_message};
+pub use message::{Info, Message, parse_message};

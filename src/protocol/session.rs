@@ -4,16 +4,15 @@
 
 use super::command::{self, Command, Go, StartPosition};
 use super::dialect::Dialect;
-use super::message::{Bound as InfoBound, Info, Message, OptionKind, OptionSpec, Score};
+use super::message::{Bound as InfoBound, Info, Message, OptionKind, OptionSpec};
 use super::options::{self, Effect, Options};
 use crate::board::{GameEnd, Move, Notation, Outcome, Position, START_FEN, SetupError};
 use crate::eval;
 use crate::eval::evaluator::Evaluator;
-use crate::search::engine::Engine;
-use crate::search::params::{self, SearchParams};
-use crate::search::strength::Strength;
-use crate::search::time::{ClockState, ShareCurve, TimeBudget};
-use crate::search::{self, Ablation, Limits, Listener, Report, ScoreBound};
+use crate::score::Score;
+use crate::search::engine::{
+    self, Ablation, ClockState, Engine, Limits, Listener, Outcome as SearchOutcome, Report, ScoreBound, Strength,
+};
 use crate::untrusted::{LineRead, read_line_capped};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -56,26 +55,19 @@ struct InfoListener {
     show_wdl: bool,
 }
 
-fn protocol_score(score: i32) -> Score {
-    match search::score_to_protocol(score) {
-        (true, moves) => Score::Mate(moves),
-        (false, cp) => Score::Cp(cp),
-    }
-}
-
 impl Listener for InfoListener {
     fn report(&self, r: &Report) {
         let info = Info {
             depth: Some(r.depth),
             seldepth: Some(r.seldepth),
             multipv: Some(r.multipv),
-            score: Some(protocol_score(r.score)),
+            score: Some(engine::reported_score(r.score)),
             bound: match r.bound {
                 ScoreBound::Exact => None,
                 ScoreBound::Lower => Some(InfoBound::Lower),
                 ScoreBound::Upper => Some(InfoBound::Upper),
             },
-            wdl: self.show_wdl.then(|| search::wdl(r.score)),
+            wdl: self.show_wdl.then(|| engine::wdl(r.score)),
             nodes: Some(r.nodes),
             nps: Some(r.nps),
             hashfull: Some(r.hashfull),
@@ -90,7 +82,7 @@ impl Listener for InfoListener {
         self.out.line(&Message::Info(Info::string(text)).line(self.dialect).to_string());
     }
 
-    fn best_move(&self, outcome: &search::Outcome) {
+    fn best_move(&self, outcome: &SearchOutcome) {
         let msg = Message::BestMove { best: outcome.best, ponder: outcome.ponder };
         self.out.line(&msg.line(self.dialect).to_string());
     }
@@ -117,8 +109,8 @@ pub struct Session {
     perft: Option<JoinHandle<()>>,
     out: Output,
     debug: bool,
-    /// Under `janggi --tune`: the search parameters, offered as options.
-    tuning: Option<SearchParams>,
+    /// Under `janggi --tune`: the search's tunable numbers are offered as options.
+    tuning: bool,
 }
 
 impl Session {
@@ -127,12 +119,12 @@ impl Session {
         let dialect = forced.unwrap_or_default();
         let listener = InfoListener { out: out.clone(), dialect, show_wdl: options.show_wdl };
         let engine = Engine::new(options.hash_mb, Arc::new(listener));
-        Session { dialect, forced, options, engine, banned: Vec::new(), perft: None, out, debug: false, tuning: None }
+        Session { dialect, forced, options, engine, banned: Vec::new(), perft: None, out, debug: false, tuning: false }
     }
 
     /// Offers every search parameter as a spin option (`janggi --tune`), for tuning by games.
     pub fn with_tuning(mut self) -> Session {
-        self.tuning = Some(SearchParams::default());
+        self.tuning = true;
         self
     }
 
@@ -262,8 +254,8 @@ impl Session {
             };
             self.say(Message::Option(spec));
         }
-        if self.tuning.is_some() {
-            for p in params::SPECS {
+        if self.tuning {
+            for p in engine::tunable_params() {
                 let kind = OptionKind::Spin { default: p.default.into(), min: p.min.into(), max: p.max.into() };
                 self.say(Message::Option(OptionSpec { name: p.name.to_string(), kind }));
             }
@@ -272,19 +264,13 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        if let Some(mut tuned) = self.tuning.clone()
-            && params::spec(name).is_some()
-        {
+        if self.tuning && engine::is_tunable(name) {
             let number = value.and_then(|v| v.trim().parse::<i64>().ok());
             let set = number
                 .ok_or_else(|| format!("{name} needs an integer value"))
-                .and_then(|v| tuned.set(name, v).map_err(|e| e.to_string()));
-            match set {
-                Ok(()) => {
-                    self.engine.set_search_params(Arc::new(tuned.clone()));
-                    self.tuning = Some(tuned);
-                }
-                Err(e) => self.error(&format!("{e}; unchanged")),
+                .and_then(|v| self.engine.set_search_param(name, v).map_err(|e| e.to_string()));
+            if let Err(e) = set {
+                self.error(&format!("{e}; unchanged"));
             }
             return;
         }
@@ -360,23 +346,19 @@ impl Session {
         self.banned = banned;
     }
 
-    /// Resolves the clock of the side to move from the dialect's clock words.
-    fn clock_of_side_to_move(&self, go: &Go) -> Option<ClockState> {
+    /// The time `go` gives the move, the side to move's clock resolved from the dialect's clock words; the search
+    /// draws its budget from it.
+    fn clock_of_side_to_move(&self, go: &Go) -> ClockState {
         let side = self.engine.position().side_to_move().index();
         let clock = if go.clocks.own.time.is_some() { go.clocks.own } else { go.clocks.by_color[side] };
-        let time = clock.time?;
-        Some(ClockState {
-            time,
+        ClockState {
+            movetime: go.movetime,
+            time: clock.time,
             inc: clock.inc.unwrap_or_default(),
             movestogo: go.movestogo,
-            byoyomi: go.byoyomi.unwrap_or_default(),
-            ply: self.engine.position().game_ply_from_move_number(),
-        })
-    }
-
-    /// How a move's share of the time left grows: the time manager's curve, or the tuned one under `--tune`.
-    fn time_share(&self) -> ShareCurve {
-        self.tuning.as_ref().map_or(ShareCurve::DEFAULT, ShareCurve::of)
+            byoyomi: go.byoyomi,
+            overhead: Duration::from_millis(self.options.move_overhead_ms),
+        }
     }
 
     fn go(&mut self, go: Go) {
@@ -388,19 +370,6 @@ impl Session {
             self.start_perft(depth);
             return;
         }
-        let overhead = Duration::from_millis(self.options.move_overhead_ms);
-        let time = if let Some(t) = go.movetime {
-            Some(TimeBudget::movetime(t, overhead))
-        } else if go.infinite {
-            None
-        } else {
-            self.clock_of_side_to_move(&go)
-                .map(|c| match self.tuning.as_ref().map_or(0, |t| t.tm_model) {
-                    1 => TimeBudget::by_game_ply(&c, overhead, self.time_share()),
-                    _ => TimeBudget::from_clock(&c, overhead, self.time_share()),
-                })
-                .or_else(|| go.byoyomi.map(|b| TimeBudget::fixed(b, overhead)))
-        };
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
             match Move::parse(text, self.notation()).filter(|m| self.engine.position().is_legal(*m)) {
@@ -417,7 +386,7 @@ impl Session {
             depth: go.depth,
             nodes: go.nodes,
             mate: go.mate,
-            time,
+            clock: self.clock_of_side_to_move(&go),
             infinite: go.infinite,
             ponder: go.ponder,
             searchmoves,

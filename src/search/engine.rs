@@ -2,14 +2,32 @@
 //! table, move-ordering memory), the search thread and the settings, and reports through a `Listener`. The
 //! protocol loop turns lines into calls on it; `analyze`, `bench` and self-play use it the same way.
 
+use super::params::{SPECS, SearchParams};
+use super::threads::search;
 use super::tt::TranspositionTable;
-use super::{Ablation, Limits, Listener, Outcome, Settings, Shared, Silent, search};
+use super::{Settings, Shared};
 use crate::board::{GameEnd, Notation, Position, Rules, SetupError};
 use crate::eval::evaluator::Evaluator;
 use crate::eval::params::Params;
-use crate::search::params::SearchParams;
-use crate::search::strength::Strength;
 use std::sync::Arc;
+
+// The engine is the one door to the search for the protocol and the analysis: what they hand it and what it
+// reports back is named here, whichever module of the search defines it.
+pub use super::params::{ParamError, ParamSpec};
+pub use super::strength::Strength;
+pub use super::time::ClockState;
+pub use super::{Ablation, Limits, Listener, Outcome, Report, ScoreBound, Silent, reported_score, wdl};
+
+/// The search's tunable numbers, each with its default, range and tuning step (`janggi --tune` offers them as
+/// options).
+pub fn tunable_params() -> &'static [ParamSpec] {
+    SPECS
+}
+
+/// Whether `name` is one of the search's tunable numbers (case-insensitive, as option names are).
+pub fn is_tunable(name: &str) -> bool {
+    super::params::spec(name).is_some()
+}
 use std::thread::JoinHandle;
 
 /// The hash sizes the engine accepts (MB).
@@ -245,6 +263,15 @@ impl Engine {
     /// The search's tunable numbers.
     pub fn set_search_params(&mut self, params: Arc<SearchParams>) {
         self.settings.search = params;
+    }
+
+    /// Sets one of the search's tunable numbers (`tunable_params`) for the next searches; a value outside its range
+    /// or an unknown name is refused and the numbers stay as they were.
+    pub fn set_search_param(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
+        let mut params = SearchParams::clone(&self.settings.search);
+        params.set(name, value)?;
+        self.settings.search = Arc::new(params);
+        Ok(())
     }
 
     pub fn settings(&self) -> &Settings {

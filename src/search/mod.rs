@@ -15,12 +15,13 @@ mod worker;
 use crate::board::{Color, GameEnd, Move};
 use crate::eval::evaluator::Evaluator;
 use crate::eval::params::Params;
+use crate::score::Score;
 use params::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 use strength::Strength;
-use time::TimeBudget;
+use time::ClockState;
 use tt::TranspositionTable;
 
 /// What bounds one search. Every limit is optional; the first one reached stops the search.
@@ -30,7 +31,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop when a mate in this many moves is found.
     pub mate: Option<u32>,
-    pub time: Option<TimeBudget>,
+    /// The time the host gives the move, as it gave it; the search draws its time budget from it
+    /// (`time::TimeBudget::of`).
+    pub clock: ClockState,
     /// Search until told to stop (`go infinite`); a finished search waits for `stop`.
     pub infinite: bool,
     /// Pondering: time limits start at `ponderhit`; a finished search waits for `stop` or `ponderhit`.
@@ -167,22 +170,6 @@ pub struct Shared {
     histories: Mutex<Vec<history::History>>,
     /// Wakes a search that waits to be released (`stop`, `ponderhit`).
     release: (Mutex<()>, Condvar),
-    /// What the time model of `tm_model` 1 remembers of the last search of the game.
-    last_search: Mutex<LastSearch>,
-}
-
-/// The last search's score and best-move stability, for the next search's time (`tm_model` 1).
-#[derive(Clone, Copy, Debug)]
-pub struct LastSearch {
-    /// None at the start of a game: the first move gets the most time a falling score would.
-    pub score: Option<i32>,
-    pub stability_factor: f64,
-}
-
-impl Default for LastSearch {
-    fn default() -> Self {
-        LastSearch { score: None, stability_factor: 1.0 }
-    }
 }
 
 impl Shared {
@@ -200,7 +187,6 @@ impl Shared {
             nodes: AtomicU64::new(0),
             histories: Mutex::new(Vec::new()),
             release: (Mutex::new(()), Condvar::new()),
-            last_search: Mutex::new(LastSearch::default()),
         }
     }
 
@@ -270,19 +256,6 @@ impl Shared {
         if let Ok(mut h) = self.histories.lock() {
             h.clear();
         }
-        if let Ok(mut l) = self.last_search.lock() {
-            *l = LastSearch::default();
-        }
-    }
-
-    pub fn last_search(&self) -> LastSearch {
-        self.last_search.lock().map(|l| *l).unwrap_or_default()
-    }
-
-    pub fn remember_search(&self, last: LastSearch) {
-        if let Ok(mut l) = self.last_search.lock() {
-            *l = last;
-        }
     }
 
     pub fn nodes(&self) -> u64 {
@@ -290,14 +263,14 @@ impl Shared {
     }
 }
 
-/// Converts an internal score to (is_mate, value): centipawns, or moves to mate (negative when being mated).
-pub fn score_to_protocol(score: i32) -> (bool, i32) {
+/// A search score as it is reported: centipawns, or beyond `MATE_BOUND` moves to mate (negative when being mated).
+pub fn reported_score(score: i32) -> Score {
     if score.abs() >= MATE_BOUND {
         let plies = MATE - score.abs();
         let moves = (plies + 1) / 2;
-        (true, if score > 0 { moves } else { -moves })
+        Score::Mate(if score > 0 { moves } else { -moves })
     } else {
-        (false, score)
+        Score::Cp(score)
     }
 }
 
@@ -321,5 +294,3 @@ pub fn end_score(end: &GameEnd, side_to_move: Color, ply: usize) -> i32 {
         crate::board::Outcome::Draw => 0,
     }
 }
-
-pub use threads::search;

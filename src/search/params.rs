@@ -1,6 +1,6 @@
-//! Every number of the search, named, in one place: fixed constants (scores, limits, time management, the WDL
-//! model) and, in `SearchParams`, the numbers tuned by games (`janggi tune spsa`), each with its default, range and
-//! tuning step. The defaults are the values the engine plays with.
+//! Every number of the search, named, in one place (the time manager's are in `time.rs`): fixed constants
+//! (scores, limits, the WDL model) and, in `SearchParams`, the numbers tuned by games (`janggi tune spsa`), each
+//! with its default, range and tuning step. The defaults are the values the engine plays with.
 
 /// Deepest ply the search reaches (iterations stop below it).
 pub const MAX_PLY: usize = 128;
@@ -17,8 +17,6 @@ pub const NNUE_EVAL_LIMIT: i32 = 20000;
 /// `WDL_EVEN_CP`, with this scale.
 pub const WDL_EVEN_CP: f64 = 250.0;
 pub const WDL_SCALE_CP: f64 = 90.0;
-/// Scores shown to people (analysis losses) are clamped to this many centipawns, a mate counting as this much.
-pub const CLAMP_CP: i32 = 1000;
 
 /// Double singular extensions allowed on one path from the root.
 pub const MAX_DOUBLE_EXTENSIONS: u8 = 3;
@@ -69,62 +67,6 @@ pub const SEE_VALUE: [i32; 7] = [20000, 250, 1000, 500, 400, 250, 110];
 /// so (a chariot off the start position costs about 650 cp, a horse 165, a soldier 90), where `SEE_VALUE` has a
 /// horse worth more than three soldiers and two elephants more than a chariot.
 pub const SEE_VALUE_EVAL: [i32; 7] = [20000, 192, 613, 385, 250, 163, 96];
-
-/// Time management. With `movestogo` from the host, the time left is shared evenly over the moves to go (at
-/// most this many).
-pub const DEFAULT_MOVES_TO_GO: u32 = 32;
-/// Without it (sudden death, increments), the first moves get less: Janggi games run long and are mostly decided
-/// in the early middlegame, not in the first moves. The share of the time left starts here at the first ply,
-/// grows by the second figure a ply and stays at the third (4%) from ply 35.
-/// The model was Fairy-Stockfish's time use at 10+0.1: 0.40 s a move in the first ten plies where ours took
-/// 0.64 s, about as much as ours by ply 20, more than ours from ply 30 on. (A share still growing to 8% by ply 75
-/// spent the clock by ply 50: a move takes half as much again as its soft limit and more, the last iteration
-/// finishing past it.) The cap was 1/32 (reached at ply 24) until a 4% cap scored 157-143 in 300 games against
-/// Fairy-Stockfish with the same net at 10+0.1, where 1/32 had scored 99-101 in 200 (`tm_share_max_permille`).
-pub const TIME_SHARE_START: f64 = 0.012;
-pub const TIME_SHARE_PER_PLY: f64 = 0.0008;
-pub const TIME_SHARE_MAX: f64 = 0.040;
-/// Share of the increment added to every move's soft limit.
-pub const INCREMENT_SHARE: f64 = 0.95;
-/// Share of the remaining time a single move may never exceed.
-pub const MAX_TIME_SHARE: f64 = 0.35;
-/// The soft limit may shrink to this multiple when the best move is clear (`tm_effort_base`).
-pub const MIN_SOFT_STRETCH: f64 = 0.5;
-/// Of a `go movetime`, at most this fraction (one over it) is kept back for `Move Overhead`.
-pub const FIXED_TIME_OVERHEAD_DIVISOR: u32 = 10;
-/// The hard limit is this multiple of the soft limit (bounded by `MAX_TIME_SHARE`).
-pub const HARD_LIMIT_FACTOR: f64 = 5.0;
-/// The time model of `tm_model` 1, Fairy-Stockfish's figures: moves to go assumed, the optimum's share of the
-/// time left (`base + per_sqrt_ply * sqrt(ply + 3)`, at most `TM1_OPT_TIME_CAP` of the clock), the hard limit as
-/// a multiple of the optimum (`TM1_MAX_SCALE_BASE + ply / TM1_MAX_SCALE_PLIES`, at most `TM1_MAX_SCALE_CAP`) and
-/// at most `TM1_HARD_CLOCK_SHARE` of the clock.
-pub const TM1_MOVES_TO_GO: u32 = 50;
-pub const TM1_OPT_BASE: f64 = 0.0084;
-pub const TM1_OPT_PER_SQRT_PLY: f64 = 0.0042;
-pub const TM1_OPT_TIME_CAP: f64 = 0.2;
-pub const TM1_MAX_SCALE_BASE: f64 = 4.0;
-pub const TM1_MAX_SCALE_PLIES: f64 = 12.0;
-pub const TM1_MAX_SCALE_CAP: f64 = 7.0;
-pub const TM1_HARD_CLOCK_SHARE: f64 = 0.8;
-/// ... after an iteration the optimum is scaled by (`TM1_FALL_BASE` + `TM1_FALL_PER_CP` x (the last move's score
-/// less this one) + as much again for the score four iterations back) / `TM1_FALL_DIVISOR`, kept in
-/// `TM1_FALL_RANGE`; by (`TM1_REDUCTION_BASE` + the last search's factor) / (`TM1_REDUCTION_DIVISOR` x factor),
-/// the factor `TM1_STABLE_FACTOR` where the best move has held for more than `TM1_STABLE_DEPTHS` iterations and
-/// `TM1_UNSTABLE_FACTOR` otherwise; and by `TM1_INSTABILITY_BASE` + max(1, `TM1_INSTABILITY_HIGH` -
-/// `TM1_INSTABILITY_DEPTH` / depth) x the best move's changes (halved every iteration). Scores in centipawns:
-/// Fairy-Stockfish's 6 a unit of its soldier's 208 is 12.5 a centipawn.
-pub const TM1_FALL_BASE: f64 = 318.0;
-pub const TM1_FALL_PER_CP: f64 = 12.5;
-pub const TM1_FALL_DIVISOR: f64 = 825.0;
-pub const TM1_FALL_RANGE: (f64, f64) = (0.5, 1.5);
-pub const TM1_STABLE_DEPTHS: i32 = 9;
-pub const TM1_STABLE_FACTOR: f64 = 1.92;
-pub const TM1_UNSTABLE_FACTOR: f64 = 0.95;
-pub const TM1_REDUCTION_BASE: f64 = 1.47;
-pub const TM1_REDUCTION_DIVISOR: f64 = 2.32;
-pub const TM1_INSTABILITY_BASE: f64 = 1.073;
-pub const TM1_INSTABILITY_HIGH: f64 = 2.25;
-pub const TM1_INSTABILITY_DEPTH: f64 = 9.9;
 
 /// How often (in nodes) the main thread looks at the clock.
 pub const CLOCK_CHECK_NODES: u64 = 1024;
@@ -565,21 +507,11 @@ search_params! {
     /// Time from instability: the soft limit is scaled by 1 + this / 100 x the best-move changes, a count halved
     /// after every iteration.
     tm_instability_pct = 50, 0, 400, 10;
-    /// What a best-move change is: 0, an iteration whose best move differs from the last one's; 1, every root move
-    /// that became best during an iteration (re-searches included), so a move in doubt within one iteration
-    /// counts as often as it changed.
-    tm_count_root_changes = 0, 0, 1, 1;
     /// The soft limit may stretch to this many hundredths when the best move is unstable or the score drops
-    /// (bounded by the hard limit). These three at 200, 1 and 500 (Fairy-Stockfish's instability weight, 7% more
-    /// time a move in the first 60 plies) lost 54-72 (-50 ± 62) at 5+0.05.
+    /// (bounded by the hard limit). `tm_instability_pct` 200 and this at 500, with every new best root move within
+    /// an iteration counted as a change (Fairy-Stockfish's instability weight, 7% more time a move in the first 60
+    /// plies), lost 54-72 (-50 ± 62) at 5+0.05.
     tm_max_stretch_pct = 250, 100, 800, 25;
-    /// Past this percent of the time the stop test allows after an iteration, the next one searches the same
-    /// depth again rather than a deeper one that would likely be cut off unfinished (0: always deeper).
-    /// Fairy-Stockfish's search does so past 58% of its time for the move. At 58: 96-104 (-13.9 ± 48.5) in 200
-    /// games against it with the same net at 10+0.1, where the shipped build scored 54-46 and 118-82; our moves in
-    /// plies 0-39 took 0.330 s against 0.375-0.384 s: every iteration, a repeated one too, halves the count of
-    /// best-move changes that stretches the time, so repeats end the search sooner.
-    tm_search_again_pct = 0, 0, 100, 5;
     /// The largest share of the time left a move's soft limit takes without moves to go, in thousandths
     /// (`TIME_SHARE_MAX`, reached at ply 35 by default, 4.5% at ply 42; a larger cap is reached later and gives the
     /// early middlegame more time, the later moves less, as what is left shrinks). 40 scored 157-143 (+16.2 ± 39.5)
@@ -595,14 +527,6 @@ search_params! {
     /// 18 (0.407 s a move in plies 0-39 against its 0.442) scored 103-97 (+10.4 ± 48.5) and 24 (0.424 s) 99-101
     /// (-3.5 ± 48.5), where 12 had scored 200-210 in 410: within the error, and 12 stays.
     tm_share_start_permille = 12, 4, 40, 1;
-    /// The time model: 0, the share curve and stretches above; 1, Fairy-Stockfish's (`TimeBudget::by_game_ply`
-    /// and the `TM1_*` figures): an optimum of the time left with 50 moves to go growing with the square root of the
-    /// game ply, scaled after every iteration by the score's fall since the last move, the best move's age in
-    /// iterations and its changes, over a range of about 0.4 to 5 times the optimum. Its time per move followed
-    /// Fairy-Stockfish's closely (0.43, 0.46, 0.33 and 0.15 s a move on own moves 0-9 to 30-39 against its 0.42,
-    /// 0.41, 0.32 and 0.18), yet it scored 18-41 (-143 ± 100) in 59 games against Fairy-Stockfish with the same net
-    /// at 10+0.1, where model 0 scored 142-158 (47.3%) in 300.
-    tm_model = 0, 0, 1, 1;
 }
 
 /// Why a parameter cannot be set.
@@ -692,14 +616,6 @@ mod tests {
         assert!(bonus_max.max <= CONT_HISTORY_LIMIT_MIN && EVAL_HISTORY_LIMIT <= CONT_HISTORY_LIMIT_MIN);
         assert!(limit.min >= CONT_HISTORY_LIMIT_MIN && limit.max <= i32::from(i16::MAX));
         assert_eq!(limit.default, HISTORY_MAX, "the default keeps the continuation tables as the butterfly table");
-    }
-
-    #[test]
-    fn the_time_share_cap_defaults_to_the_time_managers_constant() {
-        let p = SearchParams::default();
-        assert_eq!(f64::from(p.tm_share_max_permille) / 1000.0, TIME_SHARE_MAX);
-        assert_eq!(f64::from(p.tm_share_per_ply_micro) / 1e6, TIME_SHARE_PER_PLY);
-        assert_eq!(f64::from(p.tm_share_start_permille) / 1000.0, TIME_SHARE_START);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use super::worker::{ThreadResult, Worker};
 use super::{Limits, Listener, Outcome, Settings, Shared, Silent, history};
 use crate::board::Position;
-use crate::search::time::TimeManager;
+use crate::search::time::{ShareCurve, TimeBudget, TimeManager};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -21,7 +21,9 @@ pub fn search(
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tt.new_search();
     shared.tt.set_refresh(settings.search.tt_refresh != 0);
-    let clock = TimeManager::new(start, limits.time);
+    let ply = pos.game_ply_from_move_number();
+    let budget = TimeBudget::of(&limits.clock, limits.infinite, ply, ShareCurve::of(&settings.search));
+    let clock = TimeManager::new(start, budget);
     let threads = settings.threads.max(1);
 
     let mut histories = shared.histories.lock().map(|mut h| std::mem::take(&mut *h)).unwrap_or_default();

@@ -1,18 +1,44 @@
-//! Time management: how long to think from the clocks the host reports, and when to stop.
+//! Time management: how long to think from the clocks the host reports, and when to stop. The protocol hands
+//! the search the clock as the host gave it (`ClockState`); the search draws each move's budget from it here.
 
-use super::params::*;
+use super::params::SearchParams;
 use std::time::{Duration, Instant};
 
-/// The clock of the side to move, resolved from the protocol's clocks.
+/// With `movestogo` from the host, the time left is shared evenly over the moves to go (at most this many).
+pub const DEFAULT_MOVES_TO_GO: u32 = 32;
+/// Without moves to go, a move's share of the time left at the game's first ply: small, as Janggi games are
+/// mostly decided in the early middlegame, not in the first moves.
+pub const TIME_SHARE_START: f64 = 0.012;
+/// How much that share grows a ply.
+pub const TIME_SHARE_PER_PLY: f64 = 0.0008;
+/// The most that share grows to (4%, from ply 35).
+pub const TIME_SHARE_MAX: f64 = 0.040;
+/// Share of the increment added to every move's soft limit.
+pub const INCREMENT_SHARE: f64 = 0.95;
+/// Share of the remaining time a single move may never exceed.
+pub const MAX_TIME_SHARE: f64 = 0.35;
+/// The soft limit may shrink to this multiple when the best move is clear (`tm_effort_base`).
+pub const MIN_SOFT_STRETCH: f64 = 0.5;
+/// Of a `go movetime`, at most this fraction (one over it) is kept back for `Move Overhead`.
+pub const FIXED_TIME_OVERHEAD_DIVISOR: u32 = 10;
+/// The hard limit is this multiple of the soft limit (bounded by `MAX_TIME_SHARE`).
+pub const HARD_LIMIT_FACTOR: f64 = 5.0;
+
+/// The time the host gives the move, as it gave it: a fixed time, the side to move's clock, or neither (no time
+/// limit). Which side's clock it is, the protocol resolved from the dialect's clock words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClockState {
-    pub time: Duration,
+    /// `go movetime`: think this long (it wins over a clock and over `infinite`).
+    pub movetime: Option<Duration>,
+    /// The side to move's time left.
+    pub time: Option<Duration>,
+    /// Its increment a move.
     pub inc: Duration,
     pub movestogo: Option<u32>,
-    /// USI byoyomi: time per move once the main time is spent.
-    pub byoyomi: Duration,
-    /// Plies played in the game so far (from the position's move number).
-    pub ply: u32,
+    /// USI byoyomi: time per move once the main time is spent (without a clock, the time of every move).
+    pub byoyomi: Option<Duration>,
+    /// `Move Overhead`: time lost on every move between the host and the engine, kept back from the budget.
+    pub overhead: Duration,
 }
 
 /// Soft limit (do not start another iteration past it, stretched by instability) and hard limit (stop at once).
@@ -51,6 +77,24 @@ impl ShareCurve {
 }
 
 impl TimeBudget {
+    /// The budget of a move on `clock` at the game's `ply` (plies played, from the position's move number), or
+    /// none where the search has no time limit: a `movetime`, else (unless the search is `infinite`) the clock,
+    /// else byoyomi alone. Without moves to go, a move's share of the time left grows with the game as `curve`
+    /// says.
+    pub fn of(clock: &ClockState, infinite: bool, ply: u32, curve: ShareCurve) -> Option<TimeBudget> {
+        if let Some(t) = clock.movetime {
+            return Some(TimeBudget::movetime(t, clock.overhead));
+        }
+        if infinite {
+            return None;
+        }
+        match (clock.time, clock.byoyomi) {
+            (Some(time), _) => Some(TimeBudget::from_clock(time, clock, ply, curve)),
+            (None, Some(byoyomi)) => Some(TimeBudget::fixed(byoyomi, clock.overhead)),
+            (None, None) => None,
+        }
+    }
+
     /// A fixed time that must not be overrun (byoyomi): all of it but the overhead.
     pub fn fixed(time: Duration, overhead: Duration) -> TimeBudget {
         let t = time.saturating_sub(overhead).max(Duration::from_millis(1));
@@ -64,16 +108,15 @@ impl TimeBudget {
         TimeBudget::fixed(movetime, overhead.min(movetime / FIXED_TIME_OVERHEAD_DIVISOR))
     }
 
-    /// The budget of a move from the clock; without moves to go, a move's share of the time left grows with the
-    /// game as `curve` says.
-    pub fn from_clock(clock: &ClockState, overhead: Duration, curve: ShareCurve) -> TimeBudget {
+    /// The budget of a move from `time` left on the clock.
+    fn from_clock(time: Duration, clock: &ClockState, ply: u32, curve: ShareCurve) -> TimeBudget {
+        let overhead = clock.overhead;
         let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, DEFAULT_MOVES_TO_GO);
-        let time = clock.time;
         let mut soft = match clock.movestogo {
             // What we may spend over the moves to go, keeping the overhead for every one of them.
             Some(_) => (time + clock.inc * (mtg - 1)).saturating_sub(overhead * mtg) / mtg,
             None => {
-                let share = (curve.start + curve.per_ply * f64::from(clock.ply)).min(curve.max);
+                let share = (curve.start + curve.per_ply * f64::from(ply)).min(curve.max);
                 time.saturating_sub(overhead).mul_f64(share) + clock.inc.mul_f64(INCREMENT_SHARE)
             }
         };
@@ -84,32 +127,12 @@ impl TimeBudget {
             soft = hard.mul_f64(0.7);
         }
         // Byoyomi is time we may use on every move in full.
-        let byo = clock.byoyomi.saturating_sub(overhead);
+        let byo = clock.byoyomi.unwrap_or_default().saturating_sub(overhead);
         soft += byo.mul_f64(0.9);
         hard += byo;
         let floor = Duration::from_millis(1);
         let hard = hard.max(floor);
         TimeBudget { soft: soft.min(hard).max(floor), hard, managed: true }
-    }
-
-    /// The budget of `tm_model` 1 (Fairy-Stockfish's figures, `TM1_*`): the soft limit is the optimum, which
-    /// the search scales after every iteration (`TimeManager::past`), the hard limit a multiple of it. With moves
-    /// to go or byoyomi from the host, the budget of `from_clock` with `curve`.
-    pub fn by_game_ply(clock: &ClockState, overhead: Duration, curve: ShareCurve) -> TimeBudget {
-        if clock.movestogo.is_some() || !clock.byoyomi.is_zero() {
-            return TimeBudget::from_clock(clock, overhead, curve);
-        }
-        let time = clock.time.as_secs_f64();
-        let mtg = f64::from(TM1_MOVES_TO_GO);
-        let over = overhead.as_secs_f64();
-        let left = (time + clock.inc.as_secs_f64() * (mtg - 1.0) - over * (2.0 + mtg)).max(0.001);
-        let ply = f64::from(clock.ply);
-        let share = (TM1_OPT_BASE + (ply + 3.0).sqrt() * TM1_OPT_PER_SQRT_PLY).min(TM1_OPT_TIME_CAP * time / left);
-        let optimum = share * left;
-        let scale = (TM1_MAX_SCALE_BASE + ply / TM1_MAX_SCALE_PLIES).min(TM1_MAX_SCALE_CAP);
-        let hard = (TM1_HARD_CLOCK_SHARE * time - over).min(scale * optimum).max(0.001);
-        let soft = optimum.clamp(0.001, hard);
-        TimeBudget { soft: Duration::from_secs_f64(soft), hard: Duration::from_secs_f64(hard), managed: true }
     }
 }
 
@@ -142,23 +165,11 @@ impl TimeManager {
     /// and how clear the best move is (`stretch`, at most `most`). A fixed `movetime` is the host's request for
     /// that much thought: it never shrinks.
     pub fn soft_limit_reached(&self, stretch: f64, most: f64) -> bool {
-        self.past_part_of_soft_limit(stretch, most, 1.0)
-    }
-
-    /// Whether the time spent is past `part` of the soft limit as `soft_limit_reached` stretches it (the test of
-    /// `tm_search_again_pct`).
-    pub fn past_part_of_soft_limit(&self, stretch: f64, most: f64, part: f64) -> bool {
         self.budget.is_some_and(|b| {
             let least = if b.managed { MIN_SOFT_STRETCH } else { 1.0 };
             let soft = b.soft.mul_f64(stretch.clamp(least, most.max(least))).min(b.hard);
-            self.elapsed() >= soft.mul_f64(part)
+            self.elapsed() >= soft
         })
-    }
-
-    /// Whether the time spent is past the soft limit scaled by `factor` (however small; bounded by the hard
-    /// limit): the test of `tm_model` 1.
-    pub fn past(&self, factor: f64) -> bool {
-        self.budget.is_some_and(|b| self.elapsed() >= b.soft.mul_f64(factor.max(0.0)).min(b.hard))
     }
 
     /// Whether the engine spends its own clock (and so may save time on forced moves).
@@ -212,22 +223,6 @@ mod tests {
     }
 
     #[test]
-    fn a_part_of_the_stretched_soft_limit_is_reached_sooner() {
-        let budget = TimeBudget { soft: Duration::from_secs(10), hard: Duration::from_secs(100), managed: true };
-        let since = |secs| Instant::now().checked_sub(Duration::from_secs(secs)).expect("a clock running that long");
-        // Six seconds spent: past 58% of a 10 s soft limit, short of the whole and of 58% of it stretched twice.
-        let tm = TimeManager::new(since(6), Some(budget));
-        assert!(tm.past_part_of_soft_limit(1.0, 2.5, 0.58));
-        assert!(!tm.past_part_of_soft_limit(1.0, 2.5, 1.0));
-        assert!(!tm.past_part_of_soft_limit(2.0, 2.5, 0.58));
-        // The whole of it is the soft limit itself.
-        assert_eq!(tm.past_part_of_soft_limit(1.2, 2.5, 1.0), tm.soft_limit_reached(1.2, 2.5));
-        // Bounded as the soft limit is: by the hard limit, however far stretched.
-        let late = TimeManager::new(since(60), Some(budget));
-        assert!(late.past_part_of_soft_limit(1000.0, 1000.0, 0.58));
-    }
-
-    #[test]
     fn a_movetime_keeps_back_at_most_a_tenth_for_the_overhead_and_byoyomi_all_of_it() {
         let ms = Duration::from_millis;
         assert_eq!(TimeBudget::movetime(ms(1000), ms(30)).hard, ms(970));
@@ -250,55 +245,24 @@ mod tests {
             [(1000, 10, None), (60_000, 0, None), (100, 0, None), (5000, 100, Some(1)), (0, 0, None)]
         {
             let clock = ClockState {
-                time: Duration::from_millis(time),
+                time: Some(Duration::from_millis(time)),
                 inc: Duration::from_millis(inc),
                 movestogo: mtg,
-                byoyomi: Duration::ZERO,
-                ply: 0,
+                overhead,
+                ..ClockState::default()
             };
-            let b = TimeBudget::from_clock(&clock, overhead, ShareCurve::DEFAULT);
+            let b = TimeBudget::of(&clock, false, 0, ShareCurve::DEFAULT).unwrap();
             assert!(b.soft <= b.hard);
             assert!(b.hard <= Duration::from_millis(time).max(Duration::from_millis(1)), "{time}: {b:?}");
         }
     }
 
     #[test]
-    fn the_game_ply_model_grows_with_the_root_of_the_ply_and_keeps_inside_the_clock() {
-        let at = |ply, time_ms| {
-            let clock = ClockState {
-                time: Duration::from_millis(time_ms),
-                inc: Duration::from_millis(100),
-                ply,
-                ..ClockState::default()
-            };
-            TimeBudget::by_game_ply(&clock, Duration::from_millis(30), ShareCurve::DEFAULT)
-        };
-        // 10+0.1 at the first move: the time left is 10 s and 49 increments less 52 overheads (13.34 s), the
-        // optimum's share 0.0084 + 0.0042 x sqrt(3).
-        let first = at(0, 10_000);
-        let expected = (0.0084 + 0.0042 * 3f64.sqrt()) * (10.0 + 4.9 - 0.03 * 52.0);
-        assert!((first.soft.as_secs_f64() - expected).abs() < 1e-3, "{first:?} against {expected}");
-        assert!((first.hard.as_secs_f64() - 4.0 * expected).abs() < 1e-3, "{first:?}");
-        assert!(at(0, 10_000).soft < at(20, 10_000).soft && at(20, 10_000).soft < at(60, 10_000).soft);
-        for (ply, time) in [(0, 1), (10, 100), (80, 500), (200, 10_000), (400, 60_000)] {
-            let b = at(ply, time);
-            assert!(b.managed && b.soft <= b.hard, "{b:?}");
-            assert!(b.hard.as_secs_f64() <= (0.8 * time as f64 / 1000.0).max(0.001) + 1e-9, "{ply} {time}: {b:?}");
-        }
-        // Moves to go from the host keep the usual budget.
-        let even = ClockState { time: Duration::from_secs(10), movestogo: Some(20), ply: 80, ..ClockState::default() };
-        assert_eq!(
-            TimeBudget::by_game_ply(&even, Duration::ZERO, ShareCurve::DEFAULT).soft,
-            Duration::from_millis(500)
-        );
-    }
-
-    #[test]
     fn without_moves_to_go_the_share_grows_with_the_game_up_to_its_cap() {
         // The soft limit with 10 s left at `ply`, by `curve`.
         let soft = |ply, curve| {
-            let clock = ClockState { time: Duration::from_secs(10), ply, ..ClockState::default() };
-            TimeBudget::from_clock(&clock, Duration::ZERO, curve).soft
+            let clock = ClockState { time: Some(Duration::from_secs(10)), ..ClockState::default() };
+            TimeBudget::of(&clock, false, ply, curve).unwrap().soft
         };
         let at = |ply| soft(ply, ShareCurve::DEFAULT);
         assert_eq!(ShareCurve::of(&SearchParams::default()), ShareCurve::DEFAULT);
@@ -308,8 +272,8 @@ mod tests {
         assert!(at(34) < at(35) && at(35) == at(400), "{:?} {:?}", at(34), at(35));
         assert_eq!(at(400), Duration::from_millis(400));
         // The host's moves to go share the time evenly instead, whatever the ply.
-        let even = ClockState { time: Duration::from_secs(10), movestogo: Some(20), ply: 80, ..ClockState::default() };
-        assert_eq!(TimeBudget::from_clock(&even, Duration::ZERO, ShareCurve::DEFAULT).soft, Duration::from_millis(500));
+        let even = ClockState { time: Some(Duration::from_secs(10)), movestogo: Some(20), ..ClockState::default() };
+        assert_eq!(TimeBudget::of(&even, false, 80, ShareCurve::DEFAULT).unwrap().soft, Duration::from_millis(500));
         // A larger cap is reached later, at ply 42 for 4.5%, and gives the middlegame more.
         let with = |ply, cap| soft(ply, ShareCurve { max: cap, ..ShareCurve::DEFAULT });
         assert_eq!(with(0, 0.045), at(0));
@@ -330,5 +294,77 @@ mod tests {
         let mut params = SearchParams::default();
         params.set("tm_share_start_permille", 20).unwrap();
         assert_eq!(ShareCurve::of(&params), start);
+    }
+
+    #[test]
+    fn the_time_share_options_default_to_the_time_managers_constants() {
+        let p = SearchParams::default();
+        assert_eq!(f64::from(p.tm_share_max_permille) / 1000.0, TIME_SHARE_MAX);
+        assert_eq!(f64::from(p.tm_share_per_ply_micro) / 1e6, TIME_SHARE_PER_PLY);
+        assert_eq!(f64::from(p.tm_share_start_permille) / 1000.0, TIME_SHARE_START);
+    }
+
+    /// Budgets pinned when the search began to draw them itself from the host's clock (the protocol drew them
+    /// before): every clock gives every move the same time as it did then.
+    #[test]
+    fn budgets_are_pinned() {
+        let ms = Duration::from_millis;
+        let clock = |time: Option<u64>, inc, movestogo, overhead| ClockState {
+            time: time.map(ms),
+            inc: ms(inc),
+            movestogo,
+            overhead: ms(overhead),
+            ..ClockState::default()
+        };
+        let curve = ShareCurve::DEFAULT;
+        let budget = |c: ClockState, infinite, ply, curve| {
+            TimeBudget::of(&c, infinite, ply, curve).map(|b| (b.soft.as_nanos(), b.hard.as_nanos(), b.managed))
+        };
+        let movetime = |t, overhead| ClockState { movetime: Some(ms(t)), ..clock(None, 0, None, overhead) };
+        // `go movetime`: a tenth at most kept back; it wins over a clock and over `infinite`.
+        assert_eq!(budget(movetime(1000, 30), false, 0, curve), Some((970_000_000, 970_000_000, false)));
+        let with_clock = ClockState { movetime: Some(ms(40)), ..clock(Some(60_000), 0, None, 30) };
+        assert_eq!(budget(with_clock, false, 0, curve), Some((36_000_000, 36_000_000, false)));
+        assert_eq!(budget(movetime(500, 0), true, 0, curve), Some((500_000_000, 500_000_000, false)));
+        // Sudden death and increments, by the share curve.
+        assert_eq!(budget(clock(Some(60_000), 0, None, 30), false, 0, curve), Some((719_640_000, 3_598_200_000, true)));
+        assert_eq!(
+            budget(clock(Some(10_000), 100, None, 30), false, 20, curve),
+            Some((374_160_000, 1_870_800_000, true))
+        );
+        assert_eq!(
+            budget(clock(Some(10_000), 100, None, 10), false, 61, curve),
+            Some((494_600_000, 2_473_000_000, true))
+        );
+        assert_eq!(budget(clock(Some(100), 0, None, 30), false, 10, curve), Some((1_400_000, 5_000_000, true)));
+        // Moves to go, the last one included.
+        assert_eq!(
+            budget(clock(Some(5_000), 100, Some(1), 30), false, 7, curve),
+            Some((3_131_100_000, 4_473_000_000, true))
+        );
+        assert_eq!(
+            budget(clock(Some(30_000), 0, Some(20), 30), false, 80, curve),
+            Some((1_470_000_000, 7_350_000_000, true))
+        );
+        // USI byoyomi, after the main time and alone.
+        let byoyomi = |time| ClockState { byoyomi: Some(ms(1000)), ..clock(time, 0, None, 0) };
+        assert_eq!(
+            budget(ClockState { overhead: ms(100), ..byoyomi(Some(0)) }, false, 3, curve),
+            Some((810_000_000, 900_000_000, true))
+        );
+        assert_eq!(
+            budget(ClockState { overhead: ms(300), ..byoyomi(None) }, false, 3, curve),
+            Some((700_000_000, 700_000_000, false))
+        );
+        // A tuned share curve (`tm_share_max_permille` 45 under `--tune`).
+        let mut params = SearchParams::default();
+        params.set("tm_share_max_permille", 45).unwrap();
+        assert_eq!(
+            budget(clock(Some(300_000), 2000, None, 30), false, 50, ShareCurve::of(&params)),
+            Some((15_398_650_000, 76_993_250_000, true))
+        );
+        // No time limit: `infinite` on a clock, or no time given.
+        assert_eq!(budget(clock(Some(60_000), 0, None, 30), true, 0, curve), None);
+        assert_eq!(budget(clock(None, 0, None, 30), false, 0, curve), None);
     }
 }

@@ -8,7 +8,7 @@ use super::params::*;
 use super::see::{PieceValues, see_ge_pinned};
 use super::time::{TimeManager, effort_scale};
 use super::tt::{Bound, Entry};
-use super::{LastSearch, Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
+use super::{Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
 use crate::board::moves::MAX_MOVES;
 use crate::board::rules::Bikjang;
 use crate::board::{Bitboard, Color, EndView, Move, MoveList, Piece, PieceKind, Position, Square};
@@ -223,21 +223,7 @@ impl<'a> Worker<'a> {
         let mut best_changes = 0.0f64;
         let mut last_best = Move::NONE;
         let mut last_score = 0;
-        // The time model of `tm_model` 1: what the last search left, and this search's record of its iterations.
-        // Only the main thread manages the time.
-        let model1 = self.tuning.tm_model == 1 && self.is_main();
-        let previous = if model1 { self.shared.last_search() } else { LastSearch::default() };
-        let mut iteration_scores = [previous.score.unwrap_or(0); 4];
-        let mut iteration_index = 0;
-        let mut best_since = 0;
-        let mut stability = 1.0;
-        // Iterations that searched the depth of the one before again (`tm_search_again_pct`): the depth an
-        // iteration searches is its number less these.
-        let mut repeats = 0;
-        let mut deepen = true;
-        for iteration in 1..=max_depth as i32 {
-            repeats += i32::from(!deepen);
-            let depth = iteration - repeats;
+        for depth in 1..=max_depth as i32 {
             // Helper threads skip some depths so that threads spread over different iterations.
             if self.id > 0 && depth > 4 && (depth as usize + self.id).is_multiple_of(3) {
                 continue;
@@ -279,46 +265,20 @@ impl<'a> Worker<'a> {
             }
             let best = self.root_moves[0].mv;
             let score = self.root_moves[0].score;
+            // A best-move change is an iteration whose best move differs from the last one's; the count is halved
+            // every iteration, so that old changes weigh less.
             best_changes *= 0.5;
-            if self.tuning.tm_count_root_changes != 0 || model1 {
-                best_changes += f64::from(self.root_changes);
-            } else if best != last_best && !last_best.is_none() {
+            if best != last_best && !last_best.is_none() {
                 best_changes += 1.0;
             }
-            if best != last_best {
-                best_since = depth;
-            }
-            let model1_factor = model1.then(|| {
-                let falling = match previous.score {
-                    // The first search of a game: as Fairy-Stockfish's, whose last score starts at infinity.
-                    None => TM1_FALL_RANGE.1,
-                    Some(before) => ((TM1_FALL_BASE
-                        + TM1_FALL_PER_CP * f64::from(before - score)
-                        + TM1_FALL_PER_CP * f64::from(iteration_scores[iteration_index] - score))
-                        / TM1_FALL_DIVISOR)
-                        .clamp(TM1_FALL_RANGE.0, TM1_FALL_RANGE.1),
-                };
-                stability =
-                    if best_since + TM1_STABLE_DEPTHS < depth { TM1_STABLE_FACTOR } else { TM1_UNSTABLE_FACTOR };
-                let reduction = (TM1_REDUCTION_BASE + previous.stability_factor) / (TM1_REDUCTION_DIVISOR * stability);
-                let instability = TM1_INSTABILITY_BASE
-                    + (TM1_INSTABILITY_HIGH - TM1_INSTABILITY_DEPTH / f64::from(depth)).max(1.0) * best_changes;
-                iteration_scores[iteration_index] = score;
-                iteration_index = (iteration_index + 1) % iteration_scores.len();
-                falling * reduction * instability
-            });
-            if self.is_main() && self.iteration_says_stop(depth, score, last_score, best_changes, model1_factor) {
+            if self.is_main() && self.iteration_says_stop(depth, score, last_score, best_changes) {
                 break;
             }
-            deepen = !self.is_main() || !self.search_again(score, last_score, best_changes, model1_factor);
             last_best = best;
             last_score = score;
             if self.stopped {
                 break;
             }
-        }
-        if model1 {
-            self.shared.remember_search(LastSearch { score: Some(self.result.score), stability_factor: stability });
         }
         if self.is_main() {
             self.wait_for_release();
@@ -337,14 +297,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Whether the main thread should stop after a completed iteration.
-    fn iteration_says_stop(
-        &mut self,
-        depth: i32,
-        score: i32,
-        last_score: i32,
-        best_changes: f64,
-        model1_factor: Option<f64>,
-    ) -> bool {
+    fn iteration_says_stop(&mut self, depth: i32, score: i32, last_score: i32, best_changes: f64) -> bool {
         if let Some(mate) = self.limits.mate
             && score >= MATE - 2 * mate as i32
         {
@@ -364,13 +317,6 @@ impl<'a> Worker<'a> {
         if self.root_moves.len() == 1 && self.clock.is_managed() && depth >= 4 {
             return true;
         }
-        if let Some(factor) = model1_factor {
-            if depth > 1 && self.clock.past(factor) {
-                self.shared.stop.store(true, Ordering::Relaxed);
-                return true;
-            }
-            return false;
-        }
         let (stretch, most) = self.soft_stretch(score, last_score, best_changes);
         if depth > 1 && self.clock.soft_limit_reached(stretch, most) {
             self.shared.stop.store(true, Ordering::Relaxed);
@@ -386,26 +332,6 @@ impl<'a> Worker<'a> {
         let instability = 1.0 + best_changes * f64::from(self.tuning.tm_instability_pct) / 100.0;
         let stretch = instability * (1.0 + falling * 0.5) * self.effort_scale();
         (stretch, f64::from(self.tuning.tm_max_stretch_pct) / 100.0)
-    }
-
-    /// Whether the next iteration searches the last one's depth again instead of a deeper one: on the engine's
-    /// own clock, once `tm_search_again_pct` of the time the stop test allows is spent, a deeper iteration would
-    /// likely be cut off unfinished, and the same depth again, its tree mostly in the hash table, still improves
-    /// the move and its score (0: always deeper).
-    fn search_again(&self, score: i32, last_score: i32, best_changes: f64, model1_factor: Option<f64>) -> bool {
-        let pct = self.tuning.tm_search_again_pct;
-        if pct == 0 || !self.clock.is_managed() || self.limits.infinite || self.shared.pondering.load(Ordering::SeqCst)
-        {
-            return false;
-        }
-        let part = f64::from(pct) / 100.0;
-        match model1_factor {
-            Some(factor) => self.clock.past(factor * part),
-            None => {
-                let (stretch, most) = self.soft_stretch(score, last_score, best_changes);
-                self.clock.past_part_of_soft_limit(stretch, most, part)
-            }
-        }
     }
 
     /// How the best move's share of the last iteration's nodes scales the time (`tm_effort_base`; 1 when off).
@@ -1685,7 +1611,8 @@ impl<'a> Worker<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Limits, Settings, Shared, Silent, search};
+    use super::super::threads::search;
+    use super::super::{Limits, Settings, Shared, Silent};
     use crate::board::{Position, Rules};
     use crate::eval::evaluator::Evaluator;
     use crate::eval::nnue::random_network;
