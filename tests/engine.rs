@@ -2,9 +2,9 @@
 //! hash sizes, and the game end it reports when no move is left.
 
 use janggi::board::{Color, GameEnd, MoveError, Notation, Outcome, Position, Reason, Rules, START_FEN, SetupError};
-use janggi::search::engine::{Engine, EngineError, Finish};
-use janggi::search::time::ClockState;
-use janggi::search::{Limits, Listener, Outcome as SearchOutcome, Report};
+use janggi::search::engine::{
+    ClockState, Engine, EngineError, Finish, Limits, Listener, Outcome as SearchOutcome, Report, time_budget,
+};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -120,9 +120,11 @@ fn go_movetime_uses_about_the_time_asked() {
     let (mut e, rx) = engine();
     let start = Instant::now();
     e.go(Limits { clock: movetime(Duration::from_millis(300)), ..limits() });
-    let out = best(&rx, Duration::from_secs(10));
+    // The search ends by itself (the guard is far beyond any machine's delay), and never before its time: a
+    // loaded machine only makes it later.
+    let out = best(&rx, Duration::from_secs(30));
     let took = start.elapsed();
-    assert!(took >= Duration::from_millis(250) && took < Duration::from_secs(3), "{took:?}");
+    assert!(took >= Duration::from_millis(250), "{took:?}");
     assert!(out.best.is_some());
 }
 
@@ -135,10 +137,12 @@ fn go_on_a_clock_spends_a_small_share_of_it() {
         overhead: Duration::from_millis(10),
         ..ClockState::default()
     };
-    let start = Instant::now();
+    // What the clock buys this move, as the search draws it: a small share of the 2 s, whatever the machine's speed.
+    let budget = time_budget(&clock, 0).expect("a clock gives a budget");
+    assert!(budget.soft <= Duration::from_millis(100) && budget.hard <= Duration::from_millis(700), "{budget:?}");
+    // The search ends by itself on that budget, with no depth limit and no `stop`.
     e.go(Limits { clock, ..limits() });
-    let out = best(&rx, Duration::from_secs(10));
-    assert!(start.elapsed() < Duration::from_millis(1500), "{:?} of a 2 s clock", start.elapsed());
+    let out = best(&rx, Duration::from_secs(30));
     assert!(out.best.is_some());
 }
 
@@ -146,12 +150,12 @@ fn go_on_a_clock_spends_a_small_share_of_it() {
 fn go_mate_stops_once_the_mate_is_found() {
     let (mut e, rx) = engine();
     e.set_position("3k5/R8/9/9/9/9/9/9/4K4/1R7 w - - 0 1", Rules::JANGGI, &[] as &[&str], Notation::Uci).unwrap();
-    let start = Instant::now();
     e.go(Limits { mate: Some(1), ..limits() });
-    let out = best(&rx, Duration::from_secs(10));
+    let out = best(&rx, Duration::from_secs(30));
     assert_eq!(out.best.unwrap().to_string(), "b1b10");
-    assert_eq!(janggi::search::reported_score(out.score), janggi::score::Score::Mate(1));
-    assert!(start.elapsed() < Duration::from_secs(2));
+    assert_eq!(janggi::search::engine::reported_score(out.score), janggi::score::Score::Mate(1));
+    // It stopped at the depth that found the mate instead of searching on to the deepest depth.
+    assert!(out.depth <= 3, "searched on to depth {}", out.depth);
 }
 
 #[test]
@@ -169,10 +173,9 @@ fn go_infinite_answers_only_after_stop() {
     // Even a finished depth-2 search waits for `stop` before its best move.
     silent_for(&rx, Duration::from_millis(400));
     assert!(e.is_searching());
-    let start = Instant::now();
     e.stop();
-    let out = best(&rx, Duration::from_secs(1));
-    assert!(start.elapsed() < Duration::from_millis(500));
+    // `stop` returns once the search has answered: the best move is already there, no wait needed.
+    let out = best(&rx, Duration::ZERO);
     assert!(out.best.is_some());
     assert!(!e.is_searching());
 }
@@ -182,10 +185,17 @@ fn stop_ends_a_long_search_at_once_with_its_best_move_so_far() {
     let (mut e, rx) = engine();
     e.go(Limits { depth: Some(64), ..limits() });
     std::thread::sleep(Duration::from_millis(200));
-    let start = Instant::now();
-    e.stop();
-    assert!(start.elapsed() < Duration::from_millis(200), "stop took {:?}", start.elapsed());
-    let out = best(&rx, Duration::from_secs(1));
+    // A depth-64 search would run for days: `stop` returning at all, with the best move already there, shows that
+    // the search broke off. The guard only turns a hang into a failure.
+    let (done_tx, done_rx) = channel();
+    let stopper = std::thread::spawn(move || {
+        e.stop();
+        let _ = done_tx.send(());
+        e
+    });
+    done_rx.recv_timeout(Duration::from_secs(30)).expect("stop ended the search");
+    let e = stopper.join().unwrap();
+    let out = best(&rx, Duration::ZERO);
     assert!(e.position().is_legal(out.best.unwrap()));
 }
 

@@ -217,9 +217,10 @@ fn ucci_clock_words_are_seconds_of_the_side_to_move() {
     e.send("ucci");
     e.read_until(|l| l == "ucciok");
     e.send("position startpos moves h0g2");
-    let start = Instant::now();
+    // One second is the mover's (Han's 300 are not): the engine's own account of its search stays well within it.
+    // Its account, not the wall time here, so that a loaded machine's delays do not count against it.
     let best = e.best_move("go time 1 increment 0 opptime 300 oppincrement 0");
-    assert!(start.elapsed() < Duration::from_secs(1), "one second on the clock must not be overspent");
+    assert!(e.last_reported_time() < 500, "{} ms of one second", e.last_reported_time());
     let pos = Position::from_fen(START_FEN, Rules::JANGGI).unwrap();
     let mut pos = pos;
     pos.make_move(Move::parse("h1g3", Notation::Uci).unwrap());
@@ -238,9 +239,8 @@ fn usi_btime_belongs_to_the_first_player() {
     e.send("usinewgame");
     e.send("position startpos");
     // Cho (sente, b) has 300 ms; Han has an hour: the move must come fast.
-    let start = Instant::now();
     let best = e.best_move("go btime 300 wtime 3600000 byoyomi 0");
-    assert!(start.elapsed() < Duration::from_millis(300));
+    assert!(e.last_reported_time() < 150, "{} ms of Cho's 300", e.last_reported_time());
     assert!(Move::parse(&best, Notation::Usi).is_some_and(|m| Position::startpos(Rules::JANGGI).is_legal(m)));
     e.send("gameover win");
     e.sync();

@@ -15,7 +15,7 @@ use std::sync::Arc;
 // reports back is named here, whichever module of the search defines it.
 pub use super::params::{ParamError, ParamSpec};
 pub use super::strength::Strength;
-pub use super::time::ClockState;
+pub use super::time::{ClockState, TimeBudget};
 pub use super::{Ablation, Limits, Listener, Outcome, Report, ScoreBound, Silent, reported_score, wdl};
 
 /// The search's tunable numbers, each with its default, range and tuning step (`janggi --tune` offers them as
@@ -28,6 +28,13 @@ pub fn tunable_params() -> &'static [ParamSpec] {
 pub fn is_tunable(name: &str) -> bool {
     super::params::spec(name).is_some()
 }
+
+/// The soft and hard limits the search draws from `clock` at game ply `ply` with its default numbers: what a
+/// host's clock buys one move (none without a clock or a move time).
+pub fn time_budget(clock: &ClockState, ply: u32) -> Option<TimeBudget> {
+    TimeBudget::of(clock, false, ply, super::time::ShareCurve::of(&SearchParams::default()))
+}
+
 use std::thread::JoinHandle;
 
 /// The hash sizes the engine accepts (MB).

@@ -108,6 +108,20 @@ impl Engine {
     }
 
     /// The lines `eval` prints (read up to the `readyok` of an `isready` sent after it).
+    /// The `time` (ms) of the last `info` line read so far: how long the engine itself says it searched.
+    pub fn last_reported_time(&self) -> u64 {
+        self.transcript
+            .iter()
+            .rev()
+            .filter(|l| l.starts_with("info") && l.contains(" time "))
+            .find_map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                let at = words.iter().position(|w| *w == "time")?;
+                words.get(at + 1)?.parse().ok()
+            })
+            .expect("an info line with its time")
+    }
+
     pub fn eval_lines(&mut self) -> Vec<String> {
         self.send("eval");
         self.send("isready");
