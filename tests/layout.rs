@@ -53,6 +53,25 @@ fn the_checker_finds_a_circle_through_a_reexport() {
 }
 
 #[test]
+fn the_checker_finds_a_layer_that_looks_up() {
+    let dir = tree(
+        "layers",
+        &[
+            ("lib.rs", "pub mod board;\npub mod search;\n"),
+            ("board/mod.rs", "pub mod position;\n"),
+            ("board/position.rs", "use crate::search::engine::Engine;\n"),
+            ("search/mod.rs", "pub mod engine;\n"),
+            ("search/engine.rs", "use crate::board::position;\npub struct Engine;\n"),
+        ],
+    );
+    let out = check(&dir);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success());
+    assert!(text.contains("board/position.rs: the layer 'board' looks up at 'search'"), "{text}");
+    assert!(!text.contains("search/engine.rs: the layer"), "the search may use the rules: {text}");
+}
+
+#[test]
 fn the_checker_finds_a_way_past_the_facade_and_long_code() {
     let long_fn = format!("pub fn long() {{\n{}}}\n", "    let _x = 1;\n".repeat(401));
     let dir = tree(

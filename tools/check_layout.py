@@ -5,7 +5,8 @@
 - no function longer than --max-fn-lines (400);
 - the protocol and the analysis reach the search only through its facade: no path naming one of the search's
   inner modules (time, strength, params, tt, worker, history, see, threads) under src/protocol/ or src/analysis/;
-- no import circle: no two files (other than a module's index, mod.rs or lib.rs) that reach each other through
+- layers that only look down: each top-level module uses only the modules below it (LAYERS);
+- no import circle: no two files (other than a module's index: mod.rs, lib.rs, or name.rs beside name/) that reach each other through
   `use` paths, directly or round a longer loop. A path to a name that an index re-exports (`pub use x::Name`)
   counts as a path to the file the name comes from.
 
@@ -16,6 +17,24 @@ import argparse
 import os
 import re
 import sys
+
+# What each top-level module may use besides itself: the rules at the bottom, the command line at the top.
+LAYERS = {
+    "untrusted": set(),
+    "score": set(),
+    "board": {"untrusted"},
+    "notation": {"board", "untrusted"},
+    "records": {"board", "notation", "untrusted"},
+    "eval": {"board", "untrusted"},
+    "search": {"board", "eval", "score", "untrusted"},
+    "batch": {"untrusted"},
+    "protocol": {"board", "eval", "search", "score", "notation", "untrusted"},
+    "matches": {"board", "protocol", "records", "batch", "score", "notation", "untrusted"},
+    "analysis": {"board", "eval", "search", "protocol", "records", "notation", "batch", "score", "untrusted"},
+    "datagen": {"board", "eval", "search", "records", "batch", "untrusted"},
+    "train": {"board", "eval", "datagen", "batch", "untrusted"},
+    "tune": {"board", "eval", "search", "matches", "protocol", "records", "batch", "score", "untrusted"},
+}
 
 INNER_SEARCH = ("time", "strength", "params", "tt", "worker", "history", "see", "threads")
 FACADE_ONLY = ("protocol", "analysis")
@@ -30,7 +49,8 @@ def module_of(root, path):
 
 
 def is_index(path):
-    return os.path.basename(path) in ("mod.rs", "lib.rs", "main.rs")
+    """A module's index: mod.rs, lib.rs, main.rs, or `name.rs` beside a folder `name/` of its submodules."""
+    return os.path.basename(path) in ("mod.rs", "lib.rs", "main.rs") or os.path.isdir(path[:-3])
 
 
 def strip_comments(text):
@@ -259,7 +279,16 @@ def main():
                 seg = tree.absolute(module, p.split("::"), path)
                 if len(seg) >= 2 and seg[0] == "search" and seg[1] in INNER_SEARCH:
                     problems.append(f"{rel}: reaches past the search's facade: {'::'.join(seg)}")
-    for comp in circles(tree.edges()):
+    edges = tree.edges()
+    for a, outs in sorted(edges.items()):
+        top_a = os.path.relpath(a, args.src).split(os.sep)[0].removesuffix(".rs")
+        for b in sorted(outs):
+            top_b = os.path.relpath(b, args.src).split(os.sep)[0].removesuffix(".rs")
+            if top_a in LAYERS and top_b != top_a and top_b not in LAYERS[top_a]:
+                problems.append(
+                    f"{os.path.relpath(a, args.src)}: the layer '{top_a}' looks up at '{top_b}' ({os.path.relpath(b, args.src)})"
+                )
+    for comp in circles(edges):
         problems.append("import circle: " + " -> ".join(os.path.relpath(p, args.src) for p in comp))
     problems = list(dict.fromkeys(problems))
     for p in problems:
