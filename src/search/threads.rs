@@ -20,7 +20,6 @@ pub fn search(
     let start = Instant::now();
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tt.new_search();
-    shared.tt.set_refresh(settings.search.tt_refresh != 0);
     let clock = TimeManager::new(start, limits.time);
     let threads = settings.threads.max(1);
 

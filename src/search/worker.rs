@@ -1,17 +1,15 @@
 //! One search thread: iterative deepening, aspiration windows, principal-variation search with pruning and
 //! reductions, and quiescence. Game ends are scored by the position's rule set.
 
-use super::history::{
-    CaptureKey, Context, CorrectionKeys, CorrectionWeights, History, NO_PIECE_TO, PieceTo, capture_key, context_of,
-};
+use super::history::{CaptureKey, Context, CorrectionKeys, History, NO_PIECE_TO, PieceTo, capture_key};
 use super::params::*;
-use super::see::{PieceValues, see_ge_pinned};
+use super::see::see_ge_pinned;
 use super::time::{TimeManager, effort_scale};
 use super::tt::{Bound, Entry};
 use super::{LastSearch, Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
 use crate::board::moves::MAX_MOVES;
 use crate::board::rules::Bikjang;
-use crate::board::{Bitboard, Color, EndView, Move, MoveList, Piece, PieceKind, Position, Square};
+use crate::board::{Color, EndView, Move, MoveList, PieceKind, Position};
 use crate::eval;
 use crate::eval::nnue::{self, AccumulatorStack, Kernel};
 use std::sync::Arc;
@@ -41,15 +39,6 @@ pub(super) struct ThreadResult {
     pub score: i32,
     pub pv: Vec<Move>,
     pub lines: Vec<(i32, Vec<Move>)>,
-}
-
-/// Why the pruning tests of quiet moves would skip a move: late-move pruning, or one of the tests that judge a move
-/// hopeless by the static evaluation or the histories.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum QuietPrune {
-    Keep,
-    Late,
-    Hopeless,
 }
 
 /// The table key of a position from its board key: a position reached by a pass is marked apart.
@@ -108,14 +97,8 @@ pub(super) struct Worker<'a> {
     played: [Move; MAX_PLY + 2],
     /// The piece-to name of the move played at each ply (for continuation history).
     played_piece_to: [PieceTo; MAX_PLY + 2],
-    /// The same moves as the continuation history's contexts name them (`context_of`).
-    played_context: [PieceTo; MAX_PLY + 2],
     /// The move left out at each ply while testing whether the hash move is singular.
     excluded: [Move; MAX_PLY + 2],
-    /// Double extensions on the path to each ply.
-    double_extensions: [u8; MAX_PLY + 2],
-    /// Beta cutoffs at each ply, counted since the node two plies up began.
-    cutoffs: [u32; MAX_PLY + 3],
     /// Where in its node's order the move being searched at each ply came (1 for the first).
     move_numbers: [u16; MAX_PLY + 2],
     /// Each ply's lists of the quiet moves and captures tried, kept from node to node so that a node does not
@@ -125,9 +108,6 @@ pub(super) struct Worker<'a> {
     root_moves: Vec<RootMove>,
     /// How often a root move other than the first became best in this iteration (re-searches included).
     root_changes: u32,
-    /// The share of recent nodes whose position the hash table held, in units of `TT_HIT_RESOLUTION`, as a running
-    /// average over `TT_HIT_WINDOW` nodes (`lmr_tt_hit_average`).
-    tt_hit_average: u64,
     stopped: bool,
     result: ThreadResult,
     /// The tunable numbers, and the reduction table made from them.
@@ -163,17 +143,12 @@ impl<'a> Worker<'a> {
             evals: [0; MAX_PLY + 2],
             played: [Move::NONE; MAX_PLY + 2],
             played_piece_to: [NO_PIECE_TO; MAX_PLY + 2],
-            played_context: [NO_PIECE_TO; MAX_PLY + 2],
             excluded: [Move::NONE; MAX_PLY + 2],
-            double_extensions: [0; MAX_PLY + 2],
-            cutoffs: [0; MAX_PLY + 3],
             move_numbers: [0; MAX_PLY + 2],
             quiets_tried: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             captures_tried: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
             root_moves: Vec::new(),
             root_changes: 0,
-            // Half the nodes hits: no opinion until the search has seen some nodes.
-            tt_hit_average: TT_HIT_RESOLUTION * TT_HIT_WINDOW / 2,
             stopped: false,
             result: ThreadResult { id, ..ThreadResult::default() },
             tuning: &settings.search,
@@ -457,14 +432,12 @@ impl<'a> Worker<'a> {
             } else {
                 (-INFINITE, INFINITE, INFINITE)
             };
-        let mut fail_highs = 0;
         loop {
-            let score = self.root_search((depth - fail_highs).max(1), alpha, beta, line);
+            let score = self.root_search(depth, alpha, beta, line);
             if self.stopped {
                 return;
             }
             if score <= alpha {
-                fail_highs = 0;
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
                 if self.is_main() && self.clock.elapsed().as_secs() >= 3 {
@@ -472,7 +445,6 @@ impl<'a> Worker<'a> {
                 }
             } else if score >= beta {
                 beta = (score + delta).min(INFINITE);
-                fail_highs += self.tuning.aspiration_fail_high_reduce;
                 if self.is_main() && self.clock.elapsed().as_secs() >= 3 {
                     self.report_line(depth as u32, line, ScoreBound::Lower, listener);
                 }
@@ -487,9 +459,7 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         self.pv_len[0] = 0;
         let key = self.tt_key();
-        if self.tuning.root_order != 0 {
-            self.order_root_moves(line);
-        }
+        self.order_root_moves(line);
         let side = self.pos.side_to_move();
         let in_check = self.pos.in_check_by_rules();
         let context = self.context(0);
@@ -599,15 +569,11 @@ impl<'a> Worker<'a> {
         self.pos.piece_at(m.from()).map_or(NO_PIECE_TO, |p| (p.index() * 90 + m.to().index()) as PieceTo)
     }
 
-    /// The moves one and two plies before `ply`, and four and six where `continuation_far` asks for them.
+    /// The moves one, two, four and six plies before `ply`.
     #[inline]
     fn context(&self, ply: usize) -> Context {
-        let back = |n: usize| if ply >= n { self.played_context[ply - n] } else { NO_PIECE_TO };
-        if self.tuning.continuation_far != 0 {
-            [back(1), back(2), back(4), back(6)]
-        } else {
-            [back(1), back(2), NO_PIECE_TO, NO_PIECE_TO]
-        }
+        let back = |n: usize| if ply >= n { self.played_piece_to[ply - n] } else { NO_PIECE_TO };
+        [back(1), back(2), back(4), back(6)]
     }
 
     #[inline]
@@ -617,14 +583,7 @@ impl<'a> Worker<'a> {
         if !self.settings.ablation.tt {
             self.shared.tt.prefetch(marked_after_pass(key, m.is_pass()));
         }
-        let piece_to = self.piece_to(m);
-        self.played_piece_to[ply] = piece_to;
-        // Only `cont_split` names a move by its kind: without it, no capture or check test on this path.
-        self.played_context[ply] = if self.tuning.cont_split != 0 {
-            context_of(piece_to, self.is_capture(m), self.pos.in_check_by_rules(), true)
-        } else {
-            piece_to
-        };
+        self.played_piece_to[ply] = self.piece_to(m);
         self.played[ply] = m;
         self.pos.make_move_keyed(m, key);
         if let Some(acc) = &mut self.accumulators {
@@ -646,7 +605,6 @@ impl<'a> Worker<'a> {
     fn make_null(&mut self, ply: usize) {
         self.played[ply] = Move::NONE;
         self.played_piece_to[ply] = NO_PIECE_TO;
-        self.played_context[ply] = NO_PIECE_TO;
         self.pos.make_null_move();
         if let Some(acc) = &mut self.accumulators {
             acc.push(&self.pos);
@@ -760,10 +718,6 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
-        // Children reached without a move of this node's loop (null move, ProbCut) inherit its count.
-        self.double_extensions[ply + 1] = self.double_extensions[ply];
-        // The grandchildren's cutoffs are counted afresh for this node's children.
-        self.cutoffs[ply + 2] = 0;
         // Children reached without the move loop (null move, ProbCut) have no move number.
         self.move_numbers[ply] = 0;
         let in_check = self.pos.in_check_by_rules();
@@ -774,11 +728,6 @@ impl<'a> Worker<'a> {
         let singular_search = !excluded.is_none();
         let tt = if ablation.tt { None } else { self.shared.tt.probe(key) };
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
-        // Kept only where it is used: this runs at every node.
-        if self.tuning.lmr_tt_hit_average != 0 && !singular_search {
-            self.tt_hit_average =
-                (TT_HIT_WINDOW - 1) * self.tt_hit_average / TT_HIT_WINDOW + TT_HIT_RESOLUTION * u64::from(tt.is_some());
-        }
         // On a principal variation now or when last searched: such nodes decide the result and are reduced less.
         let tt_pv = pv_node || tt.is_some_and(|e| e.pv);
         if let Some(e) = tt
@@ -787,27 +736,11 @@ impl<'a> Worker<'a> {
             && e.depth >= depth
             && let Some(score) = tt_cutoff(&e, ply, alpha, beta)
         {
-            // A quiet hash move that still beats beta earns the history a searched cutoff would have. (A move of
-            // a colliding key is harmless here: histories only order moves generated in the position.)
-            if self.tuning.tt_cutoff_history != 0
-                && score >= beta
-                && !tt_move.is_none()
-                && self.pos.piece_at(tt_move.from()).is_some_and(|p| p.color() == self.pos.side_to_move())
-                && !self.is_capture(tt_move)
-            {
-                let previous = if ply > 0 { self.played[ply - 1] } else { Move::NONE };
-                let best = (tt_move, self.piece_to(tt_move));
-                let bonus = self.tuning.history_bonus(depth);
-                self.history.reward(self.pos.side_to_move(), best, &[], self.context(ply), bonus, ply, previous);
-            }
-            if score >= beta {
-                self.punish_early_refuted(ply, depth);
-            }
             return score;
         }
 
         let side = self.pos.side_to_move();
-        let correction_keys = self.correction_keys(ply);
+        let correction_keys = CorrectionKeys::of(&self.pos);
         let raw_eval = if in_check {
             -INFINITE
         } else if let Some(e) = tt {
@@ -816,7 +749,7 @@ impl<'a> Worker<'a> {
             let raw = self.evaluate();
             // Kept at once, so that a node cut by the pruning below (which stores nothing) is not evaluated again
             // when the next iteration comes back to it.
-            if self.tuning.tt_store_eval != 0 && !ablation.tt {
+            if !ablation.tt {
                 self.shared.tt.store(key, Move::NONE, 0, raw, TT_EVAL_DEPTH, Bound::None, tt_pv);
             }
             raw
@@ -824,22 +757,6 @@ impl<'a> Worker<'a> {
         let static_eval = self.corrected(raw_eval, correction_keys);
         self.evals[ply] = static_eval;
         let improving = !in_check && self.improving(ply, static_eval);
-        // The opponent's last quiet move is judged by what it did to the static evaluation: a move that gained
-        // (our evaluation fell) is tried earlier next time. (The root keeps no evaluation of its own: from ply 2.)
-        if self.tuning.eval_history_per_cp > 0 && !in_check && !singular_search && ply > 1 {
-            let previous = self.played[ply - 1];
-            let before = self.evals[ply - 1];
-            if !previous.is_none()
-                && !previous.is_pass()
-                && self.pos.last_captured().is_none()
-                && before.abs() < MATE_BOUND
-                && static_eval.abs() < MATE_BOUND
-            {
-                let bonus = (-depth * self.tuning.eval_history_per_cp * (before + static_eval))
-                    .clamp(-EVAL_HISTORY_LIMIT, EVAL_HISTORY_LIMIT);
-                self.history.nudge_butterfly(!side, previous, bonus);
-            }
-        }
         // The stored score bounds the value better than the static evaluation where its bound points the right way.
         let eval = match tt {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
@@ -884,11 +801,7 @@ impl<'a> Worker<'a> {
             if !ablation.nmp
                 && depth >= self.tuning.nmp_min_depth
                 && eval >= beta
-                && static_eval
-                    >= beta - self.tuning.nmp_static_margin - self.tuning.nmp_static_per_depth * depth
-                        + self.tuning.nmp_ttpv_margin * i32::from(tt_pv)
-                        - self.tuning.nmp_improving_margin * i32::from(improving)
-                && (self.tuning.nmp_eval_over_static == 0 || eval >= static_eval)
+                && static_eval >= beta - self.tuning.nmp_static_margin - self.tuning.nmp_static_per_depth * depth
                 && !self.played[ply.saturating_sub(1)].is_none()
                 && self.has_pieces_beyond_soldiers()
             {
@@ -953,10 +866,7 @@ impl<'a> Worker<'a> {
         }
 
         // Without a hash move, a deep node is searched a little shallower first.
-        if tt_move.is_none()
-            && depth >= self.tuning.iir_min_depth
-            && (pv_node || (cut && self.tuning.iir_cut_nodes != 0))
-        {
+        if tt_move.is_none() && depth >= self.tuning.iir_min_depth && pv_node {
             depth = (depth - self.tuning.iir_reduction).max(1);
         }
 
@@ -982,34 +892,12 @@ impl<'a> Worker<'a> {
             }
             if score < singular_beta {
                 singular_extension = 1;
-                let double = self.tuning.singular_double_margin;
-                if !pv_node
-                    && double > 0
-                    && score < singular_beta - double
-                    && self.double_extensions[ply] < MAX_DOUBLE_EXTENSIONS
-                {
-                    singular_extension = 2;
-                }
             } else if singular_beta >= beta {
                 // Several moves beat beta: cut at once.
                 return singular_beta;
             } else if from_tt(e.score, ply) >= beta {
-                if self.tuning.singular_second_cut != 0 {
-                    // Another move nearly matches the hash move, which is expected to beat beta: if the moves
-                    // without it beat beta too, at about half the depth, the node is a cut.
-                    self.excluded[ply] = tt_move;
-                    let score = self.negamax((depth + 3) / 2, beta - 1, beta, ply, cut, false);
-                    self.excluded[ply] = Move::NONE;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if score >= beta {
-                        return beta;
-                    }
-                } else {
-                    // Another move nearly matches the hash move, which is expected to beat beta: search it less.
-                    singular_extension = -1;
-                }
+                // Another move nearly matches the hash move, which is expected to beat beta: search it less.
+                singular_extension = -1;
             }
         }
 
@@ -1034,7 +922,6 @@ impl<'a> Worker<'a> {
             deferred = self.order_lazily(&moves, tt_move, ply, previous, &mut scores);
         }
         let tt_capture = !tt_move.is_none() && self.is_capture(tt_move);
-        let singular_quiet = singular_extension > 0 && !tt_capture && self.tuning.singular_quiet_lmr != 0;
 
         // A principal-variation node whose hash entry, as deep as this search, bounds its value from above (an
         // upper bound or an exact score): Fairy-Stockfish's "likely fail low".
@@ -1049,9 +936,6 @@ impl<'a> Worker<'a> {
         quiets_tried.clear();
         captures_tried.clear();
         let context = self.context(ply);
-        // In check, evasions are pruned and reduced as other moves are (except by futility: there is no static
-        // evaluation to judge them by) where `check_node_prune` says so.
-        let prune_here = !in_check || self.tuning.check_node_prune != 0;
         let mut n = if tt_first { 1 } else { moves.len() };
         for i in 0..MAX_MOVES {
             if tt_first && i == 1 {
@@ -1074,28 +958,23 @@ impl<'a> Worker<'a> {
             let capture = victim.map(|v| capture_key(self.piece_to(m), v.kind()));
             let quiet = capture.is_none();
             let killer = self.history.killers[ply].contains(&m);
-            // The move's history, and whether it gives check, looked up only where a decision needs them.
+            // The move's history, looked up only where a decision needs it.
             let mut history = None;
-            let mut checks = None;
 
-            if prune && ply > 0 && best > -MATE_BOUND && prune_here && !must_break {
+            // In check, evasions are pruned and reduced as other moves are (except by futility: there is no static
+            // evaluation to judge them by).
+            if prune && ply > 0 && best > -MATE_BOUND && !must_break {
                 // The depth this move would be searched to after its late-move reduction.
                 let lmr_depth = depth - 1 - self.reductions[depth.min(63) as usize][i.min(63)];
-                if quiet && (!pv_node || self.tuning.prune_pv_quiets != 0) {
+                if quiet {
                     let pruned = 'quiet_pruning: {
                         // Late move pruning.
-                        let tried = if self.tuning.lmp_count_all != 0 { i } else { quiets_tried.len() };
-                        let late = if self.tuning.lmp_fs_count != 0 {
-                            // The move's number from 1 against (base + depth²) / (2 - improving).
-                            i as i32 + 1 >= (self.tuning.lmp_base + depth * depth) / if improving { 1 } else { 2 }
-                        } else {
-                            tried as i32 >= self.tuning.lmp_base + depth * depth / if improving { 1 } else { 2 }
-                        };
+                        let late = i as i32 >= self.tuning.lmp_base + depth * depth / if improving { 1 } else { 2 };
                         if depth <= self.tuning.lmp_max_depth && late {
-                            break 'quiet_pruning QuietPrune::Late;
+                            break 'quiet_pruning true;
                         }
                         // Futility pruning.
-                        let futility_depth = if self.tuning.futility_lmr_depth != 0 { lmr_depth.max(0) } else { depth };
+                        let futility_depth = lmr_depth.max(0);
                         // (Never against a mate score: no static evaluation reaches it, and the move may be the
                         // quicker mate the search is looking for.)
                         if futility_depth <= self.tuning.futility_max_depth
@@ -1105,7 +984,7 @@ impl<'a> Worker<'a> {
                                 <= alpha
                             && !killer
                         {
-                            break 'quiet_pruning QuietPrune::Hopeless;
+                            break 'quiet_pruning true;
                         }
                         let to = self.piece_to(m);
                         // History pruning: quiet moves that keep failing here are not worth a look at low depth.
@@ -1113,7 +992,7 @@ impl<'a> Worker<'a> {
                             let h = self.quiet_history(side, m, to, context);
                             history = Some(h);
                             if h < -self.tuning.history_prune_margin * depth {
-                                break 'quiet_pruning QuietPrune::Hopeless;
+                                break 'quiet_pruning true;
                             }
                         }
                         // Continuation-history pruning: a quiet move that has done badly after both of the last
@@ -1123,43 +1002,17 @@ impl<'a> Worker<'a> {
                             && lmr_depth < self.tuning.conthist_prune_depth
                             && self.history.failed_after_both(context, to)
                         {
-                            break 'quiet_pruning QuietPrune::Hopeless;
+                            break 'quiet_pruning true;
                         }
-                        QuietPrune::Keep
+                        false
                     };
-                    // A move that would attack a piece worth more than its own is kept where `prune_keep_threats`
-                    // says so: its point is the reply it forces, which none of the measures above can see. A check
-                    // is kept from all but late-move pruning where `prune_keep_checks` says so, as Fairy-Stockfish
-                    // keeps it: the static evaluation and the histories cannot see what a forced reply gives up.
-                    if pruned != QuietPrune::Keep
-                        && (self.tuning.prune_keep_threats == 0
-                            || m.is_pass()
-                            || !self.quiet_threatens_more_valuable(m))
-                        && !(pruned == QuietPrune::Hopeless
-                            && self.tuning.prune_keep_checks != 0
-                            && *checks.get_or_insert_with(|| self.pos.gives_check(m)))
-                    {
+                    if pruned {
                         continue;
                     }
-                }
-                // Futility pruning of captures: even the victim does not lift a hopeless static evaluation.
-                if let Some(v) = victim
-                    && self.tuning.capture_futility_base > 0
-                    && !pv_node
-                    && !in_check
-                    && depth <= self.tuning.futility_max_depth
-                    && static_eval
-                        + self.tuning.capture_futility_base
-                        + self.tuning.capture_futility_per_depth * depth
-                        + self.see_values()[v.kind().index()]
-                        <= alpha
-                {
-                    continue;
                 }
                 // Capture-history pruning: a capture that has kept failing to cut off, where its reduced search
                 // would reach no depth at all.
                 if let Some(key) = capture
-                    && self.tuning.capture_history_prune != 0
                     && i > 0
                     && lmr_depth < 1
                     && self.history.capture(key) < 0
@@ -1168,28 +1021,15 @@ impl<'a> Worker<'a> {
                 }
                 // Exchange pruning of losing moves at low depth.
                 let linear = !quiet && self.tuning.see_capture_linear > 0;
-                let capture_margin = -self.tuning.see_capture_linear * depth;
-                let quad = quiet && self.tuning.see_quiet_quad > 0;
-                let margin = if quad {
-                    let d = lmr_depth.max(0);
-                    -(self.tuning.see_quiet_quad - d.min(SEE_QUIET_QUAD_DEPTH_CAP)) * d * d * 100 / FS_UNITS_PER_SOLDIER
-                } else if quiet {
+                let margin = if quiet {
                     self.tuning.see_quiet_margin * depth
                 } else if linear {
-                    capture_margin
+                    -self.tuning.see_capture_linear * depth
                 } else {
                     self.tuning.see_capture_margin * depth * depth
                 };
-                if (depth <= 6 || linear || quad) && !m.is_pass() && i > 0 && !self.see(m, margin) {
-                    // A quiet check kept by `prune_keep_checks` is held to the captures' test instead.
-                    let kept_check = quiet
-                        && self.tuning.prune_keep_checks != 0
-                        && self.tuning.see_capture_linear > 0
-                        && *checks.get_or_insert_with(|| self.pos.gives_check(m))
-                        && self.see(m, capture_margin);
-                    if !kept_check {
-                        continue;
-                    }
+                if (depth <= 6 || linear) && !m.is_pass() && i > 0 && !self.see(m, margin) {
+                    continue;
                 }
             }
 
@@ -1208,7 +1048,6 @@ impl<'a> Worker<'a> {
             );
             let extension = if m == tt_move && singular_extension != 0 { singular_extension } else { check_extension };
             let new_depth = depth - 1 + extension;
-            self.double_extensions[ply + 1] = self.double_extensions[ply] + u8::from(extension == 2);
             let mut score;
             if i == 0 {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut, pv_node);
@@ -1216,21 +1055,16 @@ impl<'a> Worker<'a> {
                 let mut r = 0;
                 // Captures on principal variations (now or before) keep their depth, except at expected cutoffs.
                 let reducible = quiet || ((!tt_pv || cut) && self.tuning.lmr_capture_pct > 0);
-                if !ablation.lmr
-                    && depth >= self.tuning.lmr_min_depth
-                    && i > pv_node as usize
-                    && reducible
-                    && prune_here
-                {
+                if !ablation.lmr && depth >= self.tuning.lmr_min_depth && i > pv_node as usize && reducible {
                     r = self.reductions[depth.min(63) as usize][i.min(63)];
                     if let Some(key) = capture {
                         // Late captures are the ones that lose material or history found wanting.
                         r = r * self.tuning.lmr_capture_pct / 100 + i32::from(cut) - i32::from(gives_check);
                         r -= self.history.capture(key) / self.tuning.lmr_history_divisor;
                     } else {
-                        r += self.tuning.lmr_nonpv * i32::from(!pv_node) - self.tuning.lmr_pv_less * i32::from(pv_node);
+                        r -= self.tuning.lmr_pv_less * i32::from(pv_node);
                         r += i32::from(!improving) + i32::from(cut) + i32::from(tt_capture);
-                        let ttpv_less = tt_pv && !(self.tuning.lmr_ttpv_fail_low != 0 && likely_fail_low);
+                        let ttpv_less = tt_pv && !likely_fail_low;
                         r -= i32::from(killer) + i32::from(gives_check) + self.tuning.lmr_ttpv * i32::from(ttpv_less);
                         // The move is made: its piece-to name was recorded by `make`.
                         let h =
@@ -1241,67 +1075,19 @@ impl<'a> Worker<'a> {
                         if late_reply > 0 && ply > 0 && i32::from(self.move_numbers[ply - 1]) >= late_reply {
                             r -= 1;
                         }
-                        // A move that takes a piece out of a losing exchange is a defence, not a late idea: its
-                        // piece would have been lost where it stood. (The exchange is judged from the position
-                        // after the move, the piece set back on its old point.)
-                        if self.tuning.lmr_escape > 0 && !m.is_pass() && !self.see(Move::new(m.to(), m.from()), 0) {
-                            r -= self.tuning.lmr_escape;
-                        }
-                        // A quiet move that now attacks a piece worth more than its own is a threat the reply
-                        // must meet, not a late idea.
-                        if self.tuning.lmr_threat > 0 && !m.is_pass() && self.threatens_more_valuable(m.to()) {
-                            r -= self.tuning.lmr_threat;
-                        }
-                    }
-                    // A quiet hash move found singular is where the search expects the node's value; the rest are
-                    // searched a little deeper so that a second good move, if there is one, is not missed.
-                    if singular_quiet {
-                        r -= 1;
-                    }
-                    // A node whose positions the hash table mostly holds is well known: its late moves cost little
-                    // at a ply more.
-                    if self.tuning.lmr_tt_hit_average != 0 && self.tt_hit_average > TT_HIT_REDUCE_ABOVE {
-                        r -= 1;
-                    }
-                    // Replies that keep cutting off say this node will fail low: its late moves matter less.
-                    if self.cutoffs[ply + 1] > CUTOFF_COUNT_OVER {
-                        r += self.tuning.lmr_cutoff_count;
                     }
                     // While the root's best move holds, nodes off the principal variation matter less.
-                    if !pv_node && self.tuning.lmr_stable_root != 0 && self.root_changes <= 2 {
+                    if !pv_node && self.root_changes <= 2 {
                         r += 1;
                     }
-                    // A move that history, a killer or a check says is good, among the first few, is worth a
-                    // ply more than the rest (no deeper re-search follows: it already has the extra ply).
-                    let deeper = self.tuning.lmr_extend != 0 && r < -1 && i < LMR_EXTEND_MOVES;
-                    r = if deeper { -1 } else { r.clamp(0, new_depth - 1) };
+                    r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true, false);
-                // The depth of the searches that follow: the reduced search's margin over the best score so far
-                // may ask for a ply more (a move far better than expected) or a ply less (barely better).
-                let mut full_depth = new_depth;
                 if score > alpha && r > 0 {
-                    let margin = self.tuning.lmr_deeper_margin;
-                    if margin > 0 {
-                        if score > best + margin + self.tuning.lmr_deeper_per_ply * r {
-                            full_depth += 1;
-                        } else if score < best + new_depth {
-                            full_depth -= 1;
-                        }
-                    }
-                    // (A ply shallower may leave nothing deeper than the reduced search to do.)
-                    if full_depth > new_depth - r {
-                        score = -self.negamax(full_depth, -alpha - 1, -alpha, ply + 1, !cut, false);
-                        // The full-depth verdict on a reduced quiet move teaches its continuation history.
-                        if quiet && self.tuning.lmr_research_history != 0 && !self.stopped {
-                            let bonus = self.tuning.history_bonus(new_depth);
-                            let bonus = if score > alpha { bonus } else { -bonus };
-                            self.history.reward_continuation(self.played_piece_to[ply], context, bonus);
-                        }
-                    }
+                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, !cut, false);
                 }
                 if pv_node && score > alpha && score < beta {
-                    score = -self.negamax(full_depth, -beta, -alpha, ply + 1, false, true);
+                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, false, true);
                 }
             }
             self.unmake();
@@ -1325,16 +1111,9 @@ impl<'a> Worker<'a> {
                         if quiet {
                             let best = (m, self.played_piece_to[ply]);
                             self.history.reward(side, best, &quiets_tried, context, bonus, ply, previous);
-                            self.discourage_reversal(side, m, bonus);
                         }
                         self.history.reward_captures(capture, &captures_tried, bonus);
-                        self.punish_early_refuted(ply, depth);
-                        self.cutoffs[ply] += 1;
                         break;
-                    }
-                    // With a good move in hand, the rest of a principal variation's moves need less depth.
-                    if pv_node && self.tuning.alpha_raise_reduce != 0 && ALPHA_RAISE_DEPTHS.contains(&depth) {
-                        depth -= 1;
                     }
                 }
             }
@@ -1355,30 +1134,7 @@ impl<'a> Worker<'a> {
         if !ablation.tt && !singular_search {
             self.shared.tt.store(key, best_move, to_tt(best, ply), raw_eval, depth, bound, tt_pv);
         }
-        // A principal variation's best quiet move is that node's refutation of the others, cutoff or not.
-        if bound == Bound::Exact
-            && self.tuning.history_on_exact != 0
-            && !best_move.is_none()
-            && !self.is_capture(best_move)
-        {
-            let best = (best_move, self.piece_to(best_move));
-            let bonus = self.tuning.history_bonus(depth);
-            self.history.reward(side, best, &quiets_tried, context, bonus, ply, previous);
-        }
         self.quiets_tried[ply] = quiets_tried;
-        // Every move failed low: the opponent's quiet move that led here was strong, and its history learns it.
-        let refutation_depth = self.tuning.refutation_bonus_min_depth;
-        if refutation_depth > 0
-            && bound == Bound::Upper
-            && (depth >= refutation_depth || pv_node)
-            && !singular_search
-            && ply >= 1
-            && self.played_piece_to[ply - 1] != NO_PIECE_TO
-            && self.pos.last_captured().is_none()
-        {
-            let bonus = self.tuning.history_bonus(depth);
-            self.history.reward_continuation(self.played_piece_to[ply - 1], self.context(ply - 1), bonus);
-        }
         // The search result teaches the correction history how far off the static evaluation was, where the
         // result is a true value or a bound on the right side of the evaluation.
         let best_quiet = best_move.is_none() || !self.is_capture(best_move);
@@ -1394,37 +1150,10 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// The piece values of exchanges: `SEE_VALUE`, or the evaluation's where `see_eval_values` asks.
-    #[inline]
-    pub(super) fn see_values(&self) -> &'static PieceValues {
-        if self.tuning.see_eval_values != 0 { &SEE_VALUE_EVAL } else { &SEE_VALUE }
-    }
-
-    /// Whether the piece on `sq` (just moved there) attacks an enemy piece worth more than itself.
-    fn threatens_more_valuable(&self, sq: Square) -> bool {
-        self.pos.piece_at(sq).is_some_and(|piece| self.threat_among(piece, self.pos.targets_of(sq)))
-    }
-
-    /// Whether the quiet move `m`, not yet made, would leave its piece attacking an enemy piece worth more than
-    /// itself.
-    fn quiet_threatens_more_valuable(&self, m: Move) -> bool {
-        self.pos.piece_at(m.from()).is_some_and(|piece| self.threat_among(piece, self.pos.targets_after_quiet(m)))
-    }
-
-    /// Whether `targets`, the points `piece` attacks, hold an enemy piece worth more than it by the exchange
-    /// values, the general aside (attacking it is a check, which has its own rules).
-    fn threat_among(&self, piece: Piece, targets: Bitboard) -> bool {
-        let values = self.see_values();
-        let own = values[piece.kind().index()];
-        let enemy = self.pos.color_bb(!piece.color()) & !self.pos.pieces(!piece.color(), PieceKind::General);
-        (targets & enemy).filter(|&t| self.pos.piece_at(t).is_some_and(|p| values[p.kind().index()] > own)).count() > 0
-    }
-
-    /// Whether the exchange started by `m` gains at least `threshold` (`see_ge_pinned` with `see_values`, pinned
-    /// capturers left out where `see_pins` asks).
+    /// Whether the exchange started by `m` gains at least `threshold` (by `SEE_VALUE`, pinned capturers left out).
     #[inline]
     pub(super) fn see(&self, m: Move, threshold: i32) -> bool {
-        see_ge_pinned(&self.pos, m, threshold, self.see_values(), self.tuning.see_pins != 0)
+        see_ge_pinned(&self.pos, m, threshold, &SEE_VALUE, true)
     }
 
     /// The butterfly and continuation history of a quiet move, named by its piece-to (taken before the move is
@@ -1432,33 +1161,6 @@ impl<'a> Worker<'a> {
     #[inline]
     fn quiet_history(&self, side: Color, m: Move, piece_to: PieceTo, context: Context) -> i32 {
         self.history.score(side, m) + self.history.continuation(context, piece_to)
-    }
-
-    /// The reply at `ply` cut off at `depth`: where the move that led here was quiet and among the first
-    /// `early_refuted_penalty` of its node, its continuation history learns that it was refuted.
-    fn punish_early_refuted(&mut self, ply: usize, depth: i32) {
-        let early = self.tuning.early_refuted_penalty;
-        if early == 0 || ply == 0 {
-            return;
-        }
-        let number = i32::from(self.move_numbers[ply - 1]);
-        let piece_to = self.played_piece_to[ply - 1];
-        if number == 0 || number > early || piece_to == NO_PIECE_TO || self.pos.last_captured().is_some() {
-            return;
-        }
-        let bonus = self.tuning.history_bonus(depth + 1);
-        self.history.reward_continuation(piece_to, self.context(ply - 1), -bonus);
-    }
-
-    /// A quiet move `m` cut off: where `history_reverse_penalty` says so, its way back (a soldier has none) is
-    /// made less likely, by `bonus`.
-    fn discourage_reversal(&mut self, side: Color, m: Move, bonus: i32) {
-        if self.tuning.history_reverse_penalty == 0 || m.is_pass() {
-            return;
-        }
-        if self.pos.piece_at(m.from()).is_some_and(|p| p.kind() != PieceKind::Soldier) {
-            self.history.nudge_butterfly(side, Move::new(m.to(), m.from()), -bonus);
-        }
     }
 
     /// Whether `m` (not yet made) takes a piece; a pass never does.
@@ -1480,18 +1182,6 @@ impl<'a> Worker<'a> {
         safe
     }
 
-    /// The correction-history slots of the node at `ply`: its structures, and the tables the parameters add.
-    fn correction_keys(&self, ply: usize) -> CorrectionKeys {
-        let mut keys = CorrectionKeys::of(&self.pos);
-        if self.tuning.correction_pieces_pct > 0 {
-            keys = keys.with_pieces(&self.pos);
-        }
-        if self.tuning.correction_continuation_pct > 0 && ply >= 2 {
-            keys = keys.with_continuation(self.played_piece_to[ply - 2], self.played_piece_to[ply - 1]);
-        }
-        keys
-    }
-
     /// The static evaluation corrected by what searches learnt about this position's structures.
     #[inline]
     fn corrected(&self, raw: i32, keys: CorrectionKeys) -> i32 {
@@ -1499,14 +1189,7 @@ impl<'a> Worker<'a> {
             return raw;
         }
         let side = self.pos.side_to_move();
-        let weights = CorrectionWeights {
-            pieces_pct: self.tuning.correction_pieces_pct,
-            continuation_pct: self.tuning.correction_continuation_pct,
-        };
-        let mut correction = self.history.correction(side, keys, weights) * self.tuning.correction_weight_pct / 100;
-        if self.tuning.correction_max > 0 {
-            correction = correction.clamp(-self.tuning.correction_max, self.tuning.correction_max);
-        }
+        let correction = self.history.correction(side, keys) * self.tuning.correction_weight_pct / 100;
         (raw + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
@@ -1564,9 +1247,8 @@ impl<'a> Worker<'a> {
             return score;
         }
         let raw_eval = if in_check { -INFINITE } else { tt.map_or_else(|| self.evaluate(), |e| e.eval) };
-        let mut stand_pat = self.corrected(raw_eval, self.correction_keys(ply));
-        let use_tt_stand_pat = self.tuning.qs_tt_stand_pat != 0 && !in_check;
-        if let Some(e) = tt.filter(|_| use_tt_stand_pat) {
+        let mut stand_pat = self.corrected(raw_eval, CorrectionKeys::of(&self.pos));
+        if let Some(e) = tt.filter(|_| !in_check) {
             // The stored score is a search's verdict on this point: where its bound lies on the far side of the
             // static evaluation, it is the better guess of what standing pat is worth.
             let score = from_tt(e.score, ply);
@@ -1578,7 +1260,7 @@ impl<'a> Worker<'a> {
             }
         }
         if stand_pat >= beta {
-            if use_tt_stand_pat && tt.is_none() && !self.settings.ablation.tt {
+            if !in_check && tt.is_none() && !self.settings.ablation.tt {
                 self.shared.tt.store(key, Move::NONE, to_tt(stand_pat, ply), raw_eval, 0, Bound::Lower, false);
             }
             return stand_pat;
@@ -1596,15 +1278,6 @@ impl<'a> Worker<'a> {
             let square = self.played[ply - 1].to();
             moves.retain(|m| m.to() == square);
         }
-        // At quiescence's first ply, quiet moves that give check are looked at too where `qs_quiet_checks` says
-        // so: in Janggi a quiet check (a chariot or cannon lining up, a piece stepping in as a cannon's screen) is
-        // often the threat that decides, and only a check forces the reply that shows it.
-        let quiet_checks = !in_check && qply == 0 && self.tuning.qs_quiet_checks != 0;
-        if quiet_checks {
-            for &m in self.pos.quiet_checks().iter() {
-                moves.push(m);
-            }
-        }
         if moves.is_empty() {
             return if in_check && self.pos.legal_moves().is_empty() {
                 self.terminal_without_moves(ply)
@@ -1620,31 +1293,12 @@ impl<'a> Worker<'a> {
         for i in 0..moves.len() {
             let m = self.next_move(&mut moves, &mut scores, i, &mut deferred);
             let mut limited = false;
-            if in_check && self.tuning.qs_evasion_prune != 0 && best > -MATE_BOUND && !m.is_pass() {
-                // The general is safe already: an evasion that loses material, or a quiet one that has done badly
-                // after both of the last two moves, is not worth a look.
-                if !self.see(m, 0) {
-                    continue;
-                }
-                if self.tuning.qs_evasion_prune > 1
-                    && self.pos.piece_at(m.to()).is_none()
-                    && self.history.failed_after_both(self.context(ply), self.piece_to(m))
-                {
-                    continue;
-                }
-            }
-            let quiet_check = quiet_checks && self.pos.piece_at(m.to()).is_none();
-            if quiet_check {
-                // A quiet check is worth a look unless it simply loses the checking piece.
-                if best > -MATE_BOUND && !self.see(m, 0) {
-                    continue;
-                }
-            } else if !in_check {
-                let victim = self.pos.piece_at(m.to()).map_or(0, |p| self.see_values()[p.kind().index()]);
+            if !in_check {
+                let victim = self.pos.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
                 if stand_pat + victim + self.tuning.qs_delta_margin < alpha {
                     continue;
                 }
-                let futile = self.tuning.qs_futility_see != 0 && stand_pat + self.tuning.qs_delta_margin <= alpha;
+                let futile = stand_pat + self.tuning.qs_delta_margin <= alpha;
                 if !self.see(m, i32::from(futile)) {
                     continue;
                 }
