@@ -87,15 +87,13 @@ impl History {
         }
     }
 
-    /// Forgets the killers (they belong to one search) and, where `halve` says so, ages the butterfly history;
+    /// Forgets the killers (they belong to one search) and halves the butterfly history;
     /// continuation entries saturate at `continuation_limit` from now on (clamped to what an entry holds).
-    pub fn new_search(&mut self, halve: bool, continuation_limit: i32) {
+    pub fn new_search(&mut self, continuation_limit: i32) {
         self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
         self.continuation_limit = continuation_limit.clamp(CONT_HISTORY_LIMIT_MIN, i16::MAX as i32);
-        if halve {
-            for h in &mut self.butterfly {
-                *h /= 2;
-            }
+        for h in &mut self.butterfly {
+            *h /= 2;
         }
     }
 
@@ -315,7 +313,7 @@ mod tests {
         let context: Context = [before, NO_PIECE_TO, NO_PIECE_TO, NO_PIECE_TO];
         let after_rewards = |limit: i32, rewards: usize, then_punish: usize| {
             let mut h = History::new();
-            h.new_search(true, limit);
+            h.new_search(limit);
             for _ in 0..rewards {
                 h.reward_continuation(reply, context, 2400);
             }
@@ -340,7 +338,7 @@ mod tests {
         assert!(kept(29952) > kept(HISTORY_MAX), "{} against {}", kept(29952), kept(HISTORY_MAX));
         // The butterfly table keeps its own limit whatever the continuation tables' is.
         let mut h = History::new();
-        h.new_search(true, 29952);
+        h.new_search(29952);
         let m = Move::new(crate::board::Square::from_index(0).unwrap(), crate::board::Square::from_index(9).unwrap());
         for _ in 0..200 {
             h.reward(Color::Cho, (m, NO_PIECE_TO), &[], [NO_PIECE_TO; 4], 2400, 0, Move::NONE);

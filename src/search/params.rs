@@ -230,8 +230,6 @@ search_params! {
     history_bonus_max = 2400, 500, 8000, 200;
     /// Continuation-history entries saturate at this (the butterfly and capture tables at `HISTORY_MAX`).
     cont_history_limit = 16384, CONT_HISTORY_LIMIT_MIN, 32000, 1024;
-    /// Between searches the butterfly history is halved (1) or kept whole (0).
-    history_halve_between = 1, 0, 1, 1;
     /// Quiet moves are ordered with this percent of their continuation history after the last move added again.
     order_cont1_extra_pct = 100, 0, 200, 25;
     /// Singular extensions are tried from this depth on.
@@ -260,9 +258,6 @@ search_params! {
     root_lmr_from = 3, 0, 16, 1;
     /// Root reductions are the table's less this many plies.
     root_lmr_less = 2, 0, 4, 1;
-    /// A stopped iteration's new best move is played whatever its score (1), or only where its score beats the
-    /// last completed iteration's (0).
-    root_partial_best = 1, 0, 1, 1;
     /// Time from effort: after an iteration the soft limit is scaled by (base - slope x share) / 100, where share
     /// is the part of the iteration's nodes spent on its best move: a move that took most of the work is clear
     /// and saves time, one that shared it with others is doubtful and gets more (base 0: no scaling). The

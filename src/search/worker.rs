@@ -171,7 +171,7 @@ impl<'a> Worker<'a> {
 
     /// Runs iterative deepening until a limit is reached or the search is stopped.
     pub fn run(&mut self, listener: &dyn Listener) -> ThreadResult {
-        self.history.new_search(self.tuning.history_halve_between != 0, self.tuning.cont_history_limit);
+        self.history.new_search(self.tuning.cont_history_limit);
         let legal = self.pos.legal_moves();
         let wanted: Vec<Move> = legal.iter().copied().filter(|m| self.limits.searchmoves.contains(m)).collect();
         let moves: Vec<Move> = if wanted.is_empty() { legal.iter().copied().collect() } else { wanted };
@@ -235,11 +235,9 @@ impl<'a> Worker<'a> {
             if self.stopped && depth > 1 {
                 // An interrupted iteration counts only where it proved a new move better than the last best: a
                 // move is brought to the front only by beating alpha, at or above the last best's new score. Its
-                // score may still be below the last completed iteration's (the last best's score fell), which
-                // `root_partial_best` 0 does not accept.
+                // score may still be below the last completed iteration's (the last best's score fell).
                 let first = &self.root_moves[0];
-                let proven = self.tuning.root_partial_best != 0 || first.score > self.result.score;
-                if first.mv != last_best && proven && first.score > -INFINITE {
+                if first.mv != last_best && first.score > -INFINITE {
                     self.result.score = first.score;
                     self.result.pv = first.pv.clone();
                     if let Some(line) = self.result.lines.first_mut() {
