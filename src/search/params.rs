@@ -9,9 +9,6 @@ pub const MATE: i32 = 32000;
 /// Scores beyond this are mates (or other decided game ends).
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const INFINITE: i32 = MATE + 1;
-/// A net's evaluation is clamped to ±this: far from the mate scores even with the pruning margins added, so a
-/// net with wild weights cannot pass for a mate.
-pub const NNUE_EVAL_LIMIT: i32 = 20000;
 
 /// The win/draw/loss model of `UCI_ShowWDL`: a logistic of the score that gives half the games won at
 /// `WDL_EVEN_CP`, with this scale.

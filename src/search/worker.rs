@@ -8,8 +8,7 @@ use super::time::{TimeManager, effort_scale};
 use super::tt::{Bound, Entry};
 use super::{LastSearch, Limits, Listener, Report, ScoreBound, Settings, Shared, end_score};
 use crate::board::{Color, EndView, Move, MoveList, PieceKind, Position};
-use crate::eval::nnue::{AccumulatorStack, Kernel};
-use std::sync::Arc;
+use crate::eval::evaluator::ThreadEvaluator;
 use std::sync::atomic::Ordering;
 
 mod extensions;
@@ -118,8 +117,9 @@ pub(super) struct Worker<'a> {
     /// The tunable numbers, and the reduction table made from them.
     tuning: &'a SearchParams,
     reductions: Box<[[i32; 64]; 64]>,
-    /// With a net: this thread's accumulators along the line searched (the net itself is shared).
-    accumulators: Option<AccumulatorStack>,
+    /// This thread's evaluation, following the moves made and taken back (computed afresh from the root at the
+    /// start of every search).
+    evaluation: ThreadEvaluator,
 }
 
 impl<'a> Worker<'a> {
@@ -158,11 +158,7 @@ impl<'a> Worker<'a> {
             result: ThreadResult { id, ..ThreadResult::default() },
             tuning: &settings.search,
             reductions: settings.search.reductions(),
-            // Computed afresh from the root at the start of every search.
-            accumulators: settings
-                .evaluator
-                .network()
-                .map(|net| AccumulatorStack::new(Arc::clone(net), Kernel::detect(), pos)),
+            evaluation: settings.evaluator.for_thread(&settings.params, pos),
         }
     }
 
@@ -589,9 +585,7 @@ impl<'a> Worker<'a> {
         self.played_piece_to[ply] = self.piece_to(m);
         self.played[ply] = m;
         self.pos.make_move_keyed(m, key);
-        if let Some(acc) = &mut self.accumulators {
-            acc.push(&self.pos);
-        }
+        self.evaluation.push(&self.pos);
         self.nodes += 1;
         self.unpublished += 1;
     }
@@ -599,9 +593,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn unmake(&mut self) {
         self.pos.unmake_move();
-        if let Some(acc) = &mut self.accumulators {
-            acc.pop();
-        }
+        self.evaluation.pop();
     }
 
     /// Hands the move over (null-move pruning); `unmake_null` takes it back.
@@ -609,16 +601,12 @@ impl<'a> Worker<'a> {
         self.played[ply] = Move::NONE;
         self.played_piece_to[ply] = NO_PIECE_TO;
         self.pos.make_null_move();
-        if let Some(acc) = &mut self.accumulators {
-            acc.push(&self.pos);
-        }
+        self.evaluation.push(&self.pos);
     }
 
     fn unmake_null(&mut self) {
         self.pos.unmake_null_move();
-        if let Some(acc) = &mut self.accumulators {
-            acc.pop();
-        }
+        self.evaluation.pop();
     }
 
     fn publish_nodes(&mut self) {
@@ -696,7 +684,7 @@ impl<'a> Worker<'a> {
         if m.is_pass() {
             return true;
         }
-        // The accumulators stay as they are: the same move is made again at once.
+        // The evaluation is not told: the same move is made again at once.
         self.pos.unmake_move();
         let safe = self.see(m, 0);
         self.pos.make_move(m);
@@ -718,36 +706,5 @@ impl<'a> Worker<'a> {
             | self.pos.kind_bb(PieceKind::Cannon)
             | self.pos.kind_bb(PieceKind::Horse);
         (us & big).any()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::{Limits, Settings, Shared, Silent, search};
-    use crate::board::{Position, Rules};
-    use crate::eval::evaluator::Evaluator;
-    use crate::eval::nnue::random_network;
-    use std::sync::Arc;
-
-    /// Searches with a net, each evaluation checked against a full refresh (see `Worker::evaluate`), from
-    /// positions where passes, null moves, captures and general moves across buckets all occur.
-    #[test]
-    fn accumulators_follow_the_search_exactly() {
-        let settings = Settings { evaluator: Evaluator::Nnue(Arc::new(random_network(9))), ..Settings::default() };
-        let fens = [
-            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
-            "1b1a1a1br/4k4/4cn1c1/1pp1pp3/2n6/1C1r5/PP1BP1P1P/3NC3N/4K4/R2A1AB1R b - - 10 13",
-            "9/4ka3/4a2P1/9/5N3/9/PP7/9/3AA4/3K5 b - - 2 71",
-            "4k4/9/4a4/9/9/9/9/9/3K5/R7r b - - 0 1",
-        ];
-        for (i, fen) in fens.iter().enumerate() {
-            let rules = Rules::ALL[i % Rules::ALL.len()];
-            let pos = Position::from_fen(fen, rules).unwrap();
-            let shared = Shared::new(4);
-            let limits = Limits { depth: Some(6), ..Limits::default() };
-            shared.ready(&limits);
-            let outcome = search(&pos, &limits, &settings, &shared, &Silent);
-            assert!(pos.is_legal(outcome.best.unwrap()), "{fen}");
-        }
     }
 }

@@ -5,8 +5,6 @@ use super::Worker;
 use super::from_tt;
 use super::negamax::Node;
 use crate::board::Move;
-use crate::eval;
-use crate::eval::nnue;
 use crate::search::history::CorrectionKeys;
 use crate::search::params::*;
 use crate::search::tt::Bound;
@@ -62,29 +60,10 @@ impl Worker<'_> {
         StaticEval { raw, corrected, eval, improving, correction_keys }
     }
 
-    /// The static evaluation: the net's or the hand-written one, bent by the move-count rule's approach.
+    /// The position's evaluation (`ThreadEvaluator::evaluate`), short of the mate scores.
+    #[inline]
     pub(super) fn evaluate(&mut self) -> i32 {
-        let value = self.evaluate_board();
-        eval::toward_move_limit(value, &self.pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-    }
-
-    fn evaluate_board(&mut self) -> i32 {
-        match &mut self.accumulators {
-            None => eval::evaluate(&self.pos, &self.settings.params),
-            Some(acc) => {
-                // Under test, every evaluated position's accumulators must equal a fresh computation: the stack
-                // followed every make and unmake of the search (moves, passes, null moves).
-                #[cfg(test)]
-                assert_eq!(
-                    acc.current(&self.pos).clone(),
-                    nnue::Accumulator::refresh(acc.network(), acc.kernel(), &self.pos),
-                    "accumulators out of step at {}",
-                    self.pos.fen()
-                );
-                let raw = acc.output(&self.pos);
-                nnue::search_value(raw, &self.pos).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
-            }
-        }
+        self.evaluation.evaluate(&self.pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// The static evaluation corrected by what searches learnt about this position's structures.
