@@ -190,11 +190,6 @@ impl History {
         }
     }
 
-    /// A quiet move's continuation history alone moves by `bonus`.
-    pub fn reward_continuation(&mut self, piece_to: PieceTo, context: Context, bonus: i32) {
-        self.nudge_continuation(piece_to, context, bonus);
-    }
-
     /// The capture history of a capture.
     #[inline(always)]
     pub fn capture(&self, key: CaptureKey) -> i32 {
@@ -252,6 +247,13 @@ impl Default for History {
 mod tests {
     use super::*;
     use crate::board::Rules;
+
+    impl History {
+        /// A quiet move's continuation history alone moves by `bonus`.
+        fn reward_continuation(&mut self, piece_to: PieceTo, context: Context, bonus: i32) {
+            self.nudge_continuation(piece_to, context, bonus);
+        }
+    }
 
     fn position(fen: &str) -> Position {
         Position::from_fen(fen, Rules::default()).unwrap()

@@ -2,13 +2,13 @@
 //! transposition table between threads (Lazy SMP). It reports through a `Listener` and knows nothing of protocols.
 
 pub mod engine;
-pub mod history;
+pub(crate) mod history;
 pub mod params;
-pub mod see;
+pub(crate) mod see;
 pub mod strength;
-pub mod threads;
+pub(crate) mod threads;
 pub mod time;
-pub mod tt;
+pub(crate) mod tt;
 mod worker;
 
 use crate::board::{Color, GameEnd, Move};
@@ -67,7 +67,8 @@ impl Default for Settings {
 }
 
 /// Parts of the search that can be switched off, to measure in matches what each one is worth
-/// (`janggi --ablate tt,pruning,nmp,lmr`). Everything is on by default.
+/// (`janggi --ablate tt,pruning,nmp,lmr`). Everything is on by default. This is the one way to switch parts of the
+/// search off: `SearchParams` holds numbers the engine plays with, not switches that turn code off.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Ablation {
     /// No transposition table.
