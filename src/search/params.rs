@@ -215,11 +215,7 @@ search_params! {
     qs_recapture_ply = 5, 0, 12, 1;
     /// Quiet moves are pruned up to depth 6 where they lose more than this much a ply by exchange.
     see_quiet_margin = -60, -200, 0, 10;
-    /// Captures are pruned up to depth 6 where they lose more than this much per depth squared by exchange (used
-    /// only where `see_capture_linear` is 0).
-    see_capture_margin = -100, -300, 0, 10;
-    /// Captures are pruned at any depth where they lose more than this much per ply by exchange (0: the quadratic
-    /// `see_capture_margin` instead).
+    /// Captures are pruned at any depth where they lose more than this much per ply by exchange.
     see_capture_linear = 105, 0, 400, 10;
     /// History bonus of a cutoff, per ply of depth.
     history_bonus_per_depth = 300, 50, 800, 25;

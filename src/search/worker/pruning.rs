@@ -179,16 +179,13 @@ impl Worker<'_> {
         {
             return true;
         }
-        // Exchange pruning of losing moves at low depth.
-        let linear = !c.quiet() && self.tuning.see_capture_linear > 0;
+        // Exchange pruning of losing moves: quiet moves at low depth, captures at any depth.
         let margin = if c.quiet() {
             self.tuning.see_quiet_margin * depth
-        } else if linear {
-            -self.tuning.see_capture_linear * depth
         } else {
-            self.tuning.see_capture_margin * depth * depth
+            -self.tuning.see_capture_linear * depth
         };
-        (depth <= 6 || linear) && !m.is_pass() && i > 0 && !self.see(m, margin)
+        (depth <= 6 || !c.quiet()) && !m.is_pass() && i > 0 && !self.see(m, margin)
     }
 
     /// Whether the quiet move `c` is skipped: late-move, futility, history or continuation-history pruning. Where
