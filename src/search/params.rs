@@ -189,8 +189,7 @@ search_params! {
     lmr_divisor_pct = 225, 100, 500, 15;
     /// History scores that move a reduction by one ply.
     lmr_history_divisor = 8192, 2048, 32768, 512;
-    /// Quiet moves at nodes on a principal variation, now or when last searched, are reduced this much less
-    /// (not where the hash entry says the node likely fails low).
+    /// Quiet moves at nodes on a principal variation now or before are reduced this much less (unless failing low).
     lmr_ttpv = 2, 0, 3, 1;
     /// Quiet moves at principal-variation nodes are reduced this much less than the table says.
     lmr_pv_less = 1, 0, 2, 1;
@@ -198,8 +197,7 @@ search_params! {
     lmr_cut_quiet = 1, 0, 2, 1;
     /// Quiet moves are reduced a ply less where the opponent's last move came this late in its node's order (0: never).
     lmr_opp_late_move = 14, 0, 60, 2;
-    /// Captures off the principal variation, or at expected cutoffs, are reduced by this percent of the table's
-    /// reduction (0: never).
+    /// Captures off principal variations or at expected cutoffs are reduced this percent of the table (0: never).
     lmr_capture_pct = 100, 0, 150, 10;
     /// Checks are extended only below the ply twice (depth + this).
     max_extension_plies = 16, 4, 32, 1;
@@ -237,13 +235,11 @@ search_params! {
     history_prune_depth = 3, 0, 6, 1;
     /// History pruning skips quiet moves whose history is below minus this much per ply.
     history_prune_margin = 4000, 1000, 12000, 250;
-    /// Continuation-history pruning skips quiet moves that failed after both last two moves where their reduced
-    /// depth is below this (0: never).
+    /// Continuation-history pruning of quiet moves applies below this reduced depth (0: never).
     conthist_prune_depth = 5, 0, 8, 1;
     /// Percent of the correction history added to the static evaluation.
     correction_weight_pct = 100, 0, 200, 10;
-    /// Internal iterative reduction: principal-variation nodes without a hash move at this depth or more are
-    /// searched shallower.
+    /// Internal iterative reduction of principal-variation nodes without a hash move applies from this depth.
     iir_min_depth = 6, 2, 10, 1;
     /// ... by this many plies.
     iir_reduction = 2, 1, 3, 1;

@@ -180,11 +180,8 @@ impl Worker<'_> {
             return true;
         }
         // Exchange pruning of losing moves: quiet moves at low depth, captures at any depth.
-        let margin = if c.quiet() {
-            self.tuning.see_quiet_margin * depth
-        } else {
-            -self.tuning.see_capture_linear * depth
-        };
+        let margin =
+            if c.quiet() { self.tuning.see_quiet_margin * depth } else { -self.tuning.see_capture_linear * depth };
         (depth <= 6 || !c.quiet()) && !m.is_pass() && i > 0 && !self.see(m, margin)
     }
 
