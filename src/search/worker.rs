@@ -1,5 +1,6 @@
-//! One search thread: iterative deepening, aspiration windows, principal-variation search with pruning and
-//! reductions, and quiescence. Game ends are scored by the position's rule set.
+//! One search thread: iterative deepening, aspiration windows and the root's moves; the node search is in the
+//! modules below (`negamax` and its steps, `quiescence`, `movepick`). Game ends are scored by the position's rule
+//! set.
 
 use super::history::{CaptureKey, Context, History, NO_PIECE_TO, PieceTo};
 use super::params::*;

@@ -94,6 +94,7 @@ impl Worker<'_> {
         }
     }
 
+    /// `negamax`'s steps, in order; the first to decide the node's score ends it.
     #[inline(always)]
     fn search_node(
         &mut self,
