@@ -62,8 +62,11 @@ const FLOAT: &[&str] = &["0.5", "0", "-1", "nan", "inf", "x", "1e-3"];
 const KERNEL: &[&str] = &["scalar", "sse4.1", "avx2", "x", ""];
 const NET: &[&str] = &["@DIR/missing.nnue", "@DIR/junk.txt", "@DIR/random.nnue", ""];
 
-/// The subcommands (a path of words) and their flags.
-fn commands() -> Vec<(Vec<&'static str>, Vec<(&'static str, Takes)>)> {
+/// A subcommand (its words) and the flags it takes.
+type Subcommand = (Vec<&'static str>, Vec<(&'static str, Takes)>);
+
+/// The subcommands and their flags.
+fn commands() -> Vec<Subcommand> {
     vec![
         (vec![], vec![("--protocol", One(&["uci", "ucci", "usi", "x", ""])), ("--tune", Nothing)]),
         (

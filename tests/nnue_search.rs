@@ -122,7 +122,7 @@ fn threads_share_one_net_through_the_engine() {
     let finish = engine.think(&Limits { depth: Some(7), ..Limits::default() });
     let outcome = finish.outcome().expect("a move at the start position");
     assert!(engine.position().is_legal(outcome.best.expect("a best move")));
-    assert!(outcome.score.abs() < janggi::search::params::NNUE_EVAL_LIMIT);
+    assert!(outcome.score.abs() < janggi::eval::evaluator::NNUE_EVAL_LIMIT);
     // The settings hold the net itself, not a copy: the test's handle and the engine's are the only ones left.
     assert!(Arc::ptr_eq(engine.settings().evaluator.network().unwrap(), &net));
     assert_eq!(Arc::strong_count(&net), 2);

@@ -35,21 +35,21 @@ fn an_option_at_its_default_leaves_the_tree_as_it_was() {
 }
 
 #[test]
-fn sparing_principal_variation_nodes_from_pruning_changes_the_tree() {
-    let (base, spared) = totals(&tool(&["prune_pv_quiets=0", "capture_history_prune=0"]));
+fn pruning_less_changes_the_tree() {
+    let (base, spared) = totals(&tool(&["history_prune_depth=0", "conthist_prune_depth=0"]));
     assert!(spared > 0 && spared != base, "{base} {spared}");
 }
 
 #[test]
 fn a_malformed_option_is_refused() {
-    let out = tool(&["prune_pv_quiets"]);
+    let out = tool(&["history_prune_depth"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("NAME=VALUE"));
 }
 
 #[test]
-fn sparing_threats_and_searching_quiet_checks_change_the_tree() {
-    for option in ["lmr_threat=1", "prune_keep_threats=1", "qs_quiet_checks=1"] {
+fn no_razoring_and_no_capture_limit_in_quiescence_change_the_tree() {
+    for option in ["razor_max_depth=0", "qs_capture_limit=0"] {
         let (base, changed) = totals(&tool(&[option]));
         assert!(changed > 0 && changed != base, "{option}: {base} {changed}");
     }

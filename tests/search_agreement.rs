@@ -110,7 +110,7 @@ fn sampled_positions_searched_and_scored_against_two_oracles() {
         (out, chosen)
     };
     let (deep, deep_moves) = run("deep.json", "depth 5", &[]);
-    let (other, other_moves) = run("other.json", "depth 4", &["singular_double_margin=45"]);
+    let (other, other_moves) = run("other.json", "depth 4", &["singular_margin=16"]);
     let (short, short_moves) = run("short.json", "nodes 300", &[]);
 
     let consensus: HashMap<&String, &String> =

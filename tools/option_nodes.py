@@ -8,7 +8,7 @@ the size of the tree, and to the time it takes, before a match says what it does
 take turns position by position (the one that starts alternates), so a machine busy with other work slows both
 alike; the node counts do not depend on it.
 
-    python3 tools/option_nodes.py --depth 12 prune_pv_quiets=1
+    python3 tools/option_nodes.py --depth 12 history_prune_depth=0
 """
 import argparse
 import pathlib

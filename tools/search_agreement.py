@@ -10,7 +10,7 @@ Three steps, each writing a file the next reads:
         --out oracle-ours.json
     tools/search_agreement.py run --engine /path/to/stockfish --option EvalFile=/path/to/net.nnue \
         --go "movetime 3000" --suite suite.fen --out oracle-fs.json
-    tools/search_agreement.py run --engine "target/release/janggi --tune" --option singular_double_margin=45 \
+    tools/search_agreement.py run --engine "target/release/janggi --tune" --option singular_margin=16 \
         --go "nodes 120000" --suite suite.fen --out short.json
     # 3. agreement with the long searches: the positions where both oracles chose the same move
     tools/search_agreement.py score --oracle oracle-ours.json --oracle oracle-fs.json short.json ...

@@ -49,8 +49,10 @@ pub struct Go {
     pub adjusted: Vec<String>,
 }
 
-/// One command line.
+/// One command line. (`go`'s variant is the large one; a session holds one command at a time, so boxing it
+/// would buy nothing.)
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// `uci`, `ucci` or `usi`: the handshake, which also selects the dialect.
     Hello(Dialect),

@@ -23,24 +23,13 @@ pub struct History {
     soldier_correction: Vec<i16>,
     /// [side][palace-structure slot]: the same, by where the generals, guards and elephants stand.
     palace_correction: Vec<i16>,
-    /// [side][whose pieces][slot]: the same, by where one side's chariots, cannons and horses stand
-    /// (`correction_pieces_pct`).
-    piece_correction: Vec<i16>,
-    /// [side][slot of the last two moves]: the same, by the two moves that led to the position
-    /// (`correction_continuation_pct`).
-    continuation_correction: Vec<i16>,
 }
 
-/// The correction-history slots of a position: hashes of its soldier and palace structures, and where asked, of
-/// each side's chariots, cannons and horses and of the two moves that led to it.
+/// The correction-history slots of a position: hashes of its soldier and palace structures.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CorrectionKeys {
     soldiers: usize,
     palace: usize,
-    /// Cho's and Han's pieces beyond the palace and the soldiers, where that table takes part.
-    pieces: Option<[usize; 2]>,
-    /// The last two moves, where that table takes part and both were moves.
-    continuation: Option<usize>,
 }
 
 /// A slot of a correction table for a set of points, told apart from other sets of points by `salt`.
@@ -59,40 +48,8 @@ impl CorrectionKeys {
         CorrectionKeys {
             soldiers: slot(soldiers & cho, 0) ^ slot(soldiers & !cho, 0x5851_F42D_4C95_7F2D),
             palace: slot(palace & cho, 0x1405_7B7E_F767_814F) ^ slot(palace & !cho, 0x2545_F491_4F6C_DD1D),
-            pieces: None,
-            continuation: None,
         }
     }
-
-    /// The same, with a slot for each side's chariots, cannons and horses: the pieces that move most, so these
-    /// slots tell apart positions the soldier and palace structures lump together.
-    pub fn with_pieces(mut self, pos: &Position) -> CorrectionKeys {
-        let slot = correction_slot;
-        let side = |color: Color| {
-            let own = pos.color_bb(color).0;
-            slot(pos.kind_bb(PieceKind::Chariot).0 & own, 0x94D0_49BB_1331_11EB)
-                ^ slot(pos.kind_bb(PieceKind::Cannon).0 & own, 0xBF58_476D_1CE4_E5B9)
-                ^ slot(pos.kind_bb(PieceKind::Horse).0 & own, 0x6A09_E667_F3BC_C909)
-        };
-        self.pieces = Some([side(Color::Cho), side(Color::Han)]);
-        self
-    }
-
-    /// The same, with a slot for the two moves (piece-to names) that led to the position, if both were moves.
-    pub fn with_continuation(mut self, before: PieceTo, last: PieceTo) -> CorrectionKeys {
-        if before != NO_PIECE_TO && last != NO_PIECE_TO {
-            let pair = (before as u64) << 16 | last as u64;
-            self.continuation = Some(correction_slot(pair as u128, 0x3C6E_F372_FE94_F82B));
-        }
-        self
-    }
-}
-
-/// How much the optional correction tables weigh, in percent of the soldier and palace tables' mean.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CorrectionWeights {
-    pub pieces_pct: i32,
-    pub continuation_pct: i32,
 }
 
 /// A move named by the piece that makes it and its destination (`piece index * 90 + to`); `NO_PIECE_TO` for a
@@ -101,25 +58,9 @@ pub type PieceTo = u16;
 pub const NO_PIECE_TO: PieceTo = u16::MAX;
 
 /// The moves a move's continuation history is looked up after: those one, two, four and six plies back (each
-/// `NO_PIECE_TO` where there is none or it is not used). A context move's name may carry its kind on top
-/// (`context_of`), so that what follows a capture or an evasion is learnt apart from what follows a quiet move.
+/// `NO_PIECE_TO` where there is none).
 pub type Context = [PieceTo; 4];
 const PIECE_TO_COUNT: usize = 14 * 90;
-/// The continuation history's tables: one for the moves that neither captured nor answered a check, one each for
-/// captures, evasions and capturing evasions (`cont_split`; the first alone otherwise, and the others are never
-/// read or written).
-const CONTEXT_KINDS: usize = 4;
-
-/// The name a move made in the search goes by in the contexts of the moves after it: its piece-to name, in the
-/// table of its kind where `split` asks for one (captures and evasions change what answers them).
-#[inline(always)]
-pub fn context_of(piece_to: PieceTo, capture: bool, evasion: bool, split: bool) -> PieceTo {
-    if piece_to == NO_PIECE_TO || !split {
-        return piece_to;
-    }
-    let kind = usize::from(capture) + 2 * usize::from(evasion);
-    piece_to + (kind * PIECE_TO_COUNT) as PieceTo
-}
 
 /// A capture named by the piece that makes it, its destination and the kind it takes:
 /// `(piece-to) * 7 + victim kind`.
@@ -138,25 +79,21 @@ impl History {
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             butterfly: vec![0; 2 * 90 * 90],
             counters: vec![Move::NONE; 2 * 90 * 90],
-            continuation: vec![0; CONTEXT_KINDS * PIECE_TO_COUNT * PIECE_TO_COUNT],
+            continuation: vec![0; PIECE_TO_COUNT * PIECE_TO_COUNT],
             continuation_limit: HISTORY_MAX,
             captures: vec![0; CAPTURE_KEY_COUNT],
             soldier_correction: vec![0; 2 << CORRECTION_BITS],
             palace_correction: vec![0; 2 << CORRECTION_BITS],
-            piece_correction: vec![0; 4 << CORRECTION_BITS],
-            continuation_correction: vec![0; 2 << CORRECTION_BITS],
         }
     }
 
-    /// Forgets the killers (they belong to one search) and, where `halve` says so, ages the butterfly history;
+    /// Forgets the killers (they belong to one search) and halves the butterfly history;
     /// continuation entries saturate at `continuation_limit` from now on (clamped to what an entry holds).
-    pub fn new_search(&mut self, halve: bool, continuation_limit: i32) {
+    pub fn new_search(&mut self, continuation_limit: i32) {
         self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
         self.continuation_limit = continuation_limit.clamp(CONT_HISTORY_LIMIT_MIN, i16::MAX as i32);
-        if halve {
-            for h in &mut self.butterfly {
-                *h /= 2;
-            }
+        for h in &mut self.butterfly {
+            *h /= 2;
         }
     }
 
@@ -253,18 +190,6 @@ impl History {
         }
     }
 
-    /// A quiet move's butterfly history alone moves by `bonus` (its evaluation swing, not a search result).
-    pub fn nudge_butterfly(&mut self, side: Color, m: Move, bonus: i32) {
-        Self::gravity(&mut self.butterfly[Self::index(side, m)], bonus);
-    }
-
-    /// A quiet move's continuation history alone moves by `bonus`: where every move of a node failed low (the
-    /// opponent's move that led there was good), or where a reduced move's search at full depth said how good it
-    /// was.
-    pub fn reward_continuation(&mut self, piece_to: PieceTo, context: Context, bonus: i32) {
-        self.nudge_continuation(piece_to, context, bonus);
-    }
-
     /// The capture history of a capture.
     #[inline(always)]
     pub fn capture(&self, key: CaptureKey) -> i32 {
@@ -286,22 +211,11 @@ impl History {
 
     /// The correction (centipawns) to add to the static evaluation of a position with these keys.
     #[inline]
-    pub fn correction(&self, side: Color, keys: CorrectionKeys, weights: CorrectionWeights) -> i32 {
+    pub fn correction(&self, side: Color, keys: CorrectionKeys) -> i32 {
         let base = side.index() << CORRECTION_BITS;
         let sum =
             self.soldier_correction[base + keys.soldiers] as i32 + self.palace_correction[base + keys.palace] as i32;
-        let mut correction = sum / (2 * CORRECTION_GRAIN);
-        if let Some([cho, han]) = keys.pieces {
-            let base = side.index() << (CORRECTION_BITS + 1);
-            let pieces = self.piece_correction[base + cho] as i32
-                + self.piece_correction[base + (1 << CORRECTION_BITS) + han] as i32;
-            correction += pieces * weights.pieces_pct / (2 * CORRECTION_GRAIN * 100);
-        }
-        if let Some(pair) = keys.continuation {
-            let moves = self.continuation_correction[base + pair] as i32;
-            correction += moves * weights.continuation_pct / (CORRECTION_GRAIN * 100);
-        }
-        correction
+        sum / (2 * CORRECTION_GRAIN)
     }
 
     /// A search at `depth` found the position worth `searched` where the (corrected) static evaluation said
@@ -316,14 +230,6 @@ impl History {
         };
         learn(&mut self.soldier_correction[base + keys.soldiers]);
         learn(&mut self.palace_correction[base + keys.palace]);
-        if let Some([cho, han]) = keys.pieces {
-            let base = side.index() << (CORRECTION_BITS + 1);
-            learn(&mut self.piece_correction[base + cho]);
-            learn(&mut self.piece_correction[base + (1 << CORRECTION_BITS) + han]);
-        }
-        if let Some(pair) = keys.continuation {
-            learn(&mut self.continuation_correction[base + pair]);
-        }
     }
 
     pub fn counter(&self, side: Color, previous: Move) -> Move {
@@ -342,6 +248,13 @@ mod tests {
     use super::*;
     use crate::board::Rules;
 
+    impl History {
+        /// A quiet move's continuation history alone moves by `bonus`.
+        fn reward_continuation(&mut self, piece_to: PieceTo, context: Context, bonus: i32) {
+            self.nudge_continuation(piece_to, context, bonus);
+        }
+    }
+
     fn position(fen: &str) -> Position {
         Position::from_fen(fen, Rules::default()).unwrap()
     }
@@ -351,19 +264,19 @@ mod tests {
         let pos = position("rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1");
         let keys = CorrectionKeys::of(&pos);
         let mut h = History::new();
-        assert_eq!(h.correction(Color::Cho, keys, CorrectionWeights::default()), 0);
+        assert_eq!(h.correction(Color::Cho, keys), 0);
         h.correct(Color::Cho, keys, 150, 50, 8);
-        let once = h.correction(Color::Cho, keys, CorrectionWeights::default());
+        let once = h.correction(Color::Cho, keys);
         assert!(once > 0 && once <= 100, "{once}");
         for _ in 0..200 {
             h.correct(Color::Cho, keys, 10_000, 0, 20);
         }
-        let saturated = h.correction(Color::Cho, keys, CorrectionWeights::default());
+        let saturated = h.correction(Color::Cho, keys);
         assert!(saturated > once && saturated <= CORRECTION_LIMIT / CORRECTION_GRAIN, "{saturated}");
         // The other side's table is separate.
-        assert_eq!(h.correction(Color::Han, keys, CorrectionWeights::default()), 0);
+        assert_eq!(h.correction(Color::Han, keys), 0);
         h.correct(Color::Cho, keys, -10_000, 0, 20);
-        assert!(h.correction(Color::Cho, keys, CorrectionWeights::default()) < saturated);
+        assert!(h.correction(Color::Cho, keys) < saturated);
     }
 
     #[test]
@@ -402,7 +315,7 @@ mod tests {
         let context: Context = [before, NO_PIECE_TO, NO_PIECE_TO, NO_PIECE_TO];
         let after_rewards = |limit: i32, rewards: usize, then_punish: usize| {
             let mut h = History::new();
-            h.new_search(true, limit);
+            h.new_search(limit);
             for _ in 0..rewards {
                 h.reward_continuation(reply, context, 2400);
             }
@@ -427,39 +340,12 @@ mod tests {
         assert!(kept(29952) > kept(HISTORY_MAX), "{} against {}", kept(29952), kept(HISTORY_MAX));
         // The butterfly table keeps its own limit whatever the continuation tables' is.
         let mut h = History::new();
-        h.new_search(true, 29952);
+        h.new_search(29952);
         let m = Move::new(crate::board::Square::from_index(0).unwrap(), crate::board::Square::from_index(9).unwrap());
         for _ in 0..200 {
-            h.nudge_butterfly(Color::Cho, m, 2400);
+            h.reward(Color::Cho, (m, NO_PIECE_TO), &[], [NO_PIECE_TO; 4], 2400, 0, Move::NONE);
         }
         assert!(h.score(Color::Cho, m) <= HISTORY_MAX && h.score(Color::Cho, m) > HISTORY_MAX * 9 / 10);
-    }
-
-    #[test]
-    fn split_contexts_learn_what_follows_quiet_moves_captures_and_evasions_apart() {
-        let (before, reply): (PieceTo, PieceTo) = (13 * 90 + 89, 90 + 3);
-        // Unsplit, every kind of move goes by its piece-to name.
-        for (capture, evasion) in [(false, false), (true, false), (false, true), (true, true)] {
-            assert_eq!(context_of(before, capture, evasion, false), before);
-        }
-        // Split, the four kinds are four distinct names, the quiet one unchanged; a null move stays none.
-        let kinds =
-            [(false, false), (true, false), (false, true), (true, true)].map(|(c, e)| context_of(before, c, e, true));
-        assert_eq!(kinds[0], before);
-        for i in 0..4 {
-            for j in 0..i {
-                assert_ne!(kinds[i], kinds[j]);
-            }
-        }
-        assert_eq!(context_of(NO_PIECE_TO, true, true, true), NO_PIECE_TO);
-        // What a reply earned after the capture is not seen after the same move made quietly, nor after an evasion.
-        let mut h = History::new();
-        let after = |c: PieceTo| [c, NO_PIECE_TO, NO_PIECE_TO, NO_PIECE_TO];
-        h.reward_continuation(reply, after(kinds[1]), 700);
-        assert_eq!(h.continuation(after(kinds[1]), reply), 700);
-        assert_eq!(h.continuation(after(kinds[0]), reply), 0);
-        assert_eq!(h.continuation(after(kinds[2]), reply), 0);
-        assert_eq!(h.continuation(after(kinds[3]), reply), 0);
     }
 
     #[test]
@@ -473,43 +359,5 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a.soldiers, c.soldiers);
         assert_eq!(a.palace, c.palace);
-        // With the pieces' tables: a chariot's move changes its side's slot alone, a soldier's move neither.
-        let (a, b, c) = (a.with_pieces(&start), b.with_pieces(&chariot), c.with_pieces(&soldier));
-        let (pa, pb, pc) = (a.pieces.unwrap(), b.pieces.unwrap(), c.pieces.unwrap());
-        assert_ne!(pa[0], pb[0]);
-        assert_eq!(pa[1], pb[1]);
-        assert_eq!(pa, pc);
-    }
-
-    #[test]
-    fn optional_correction_tables_learn_only_where_their_slots_are_given_and_weigh_as_asked() {
-        let pos = position("rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1");
-        let plain = CorrectionKeys::of(&pos);
-        let full = plain.with_pieces(&pos).with_continuation(5, 700);
-        // A null move on the way leaves no pair of moves to key by.
-        assert_eq!(plain.with_continuation(NO_PIECE_TO, 700).continuation, None);
-        let weights = |pieces_pct, continuation_pct| CorrectionWeights { pieces_pct, continuation_pct };
-
-        // Learnt with the plain slots: the optional tables stay empty.
-        let mut h = History::new();
-        h.correct(Color::Cho, plain, 150, 50, 8);
-        let structures = h.correction(Color::Cho, plain, weights(0, 0));
-        assert!(structures > 0);
-        assert_eq!(h.correction(Color::Cho, full, weights(100, 100)), structures);
-
-        // Learnt with all of them: each table adds at its weight, and nothing at weight 0.
-        let mut h = History::new();
-        h.correct(Color::Cho, full, 150, 50, 8);
-        assert_eq!(h.correction(Color::Cho, full, weights(0, 0)), structures);
-        let with_pieces = h.correction(Color::Cho, full, weights(100, 0));
-        let with_moves = h.correction(Color::Cho, full, weights(0, 100));
-        assert_eq!(with_pieces, 2 * structures);
-        assert_eq!(with_moves, 2 * structures);
-        assert_eq!(h.correction(Color::Cho, full, weights(100, 50)), 2 * structures + structures / 2);
-        // Another pair of moves finds its own slot, still empty.
-        let other = plain.with_pieces(&pos).with_continuation(6, 700);
-        assert_eq!(h.correction(Color::Cho, other, weights(0, 100)), structures);
-        // The other side's tables are apart.
-        assert_eq!(h.correction(Color::Han, full, weights(100, 100)), 0);
     }
 }

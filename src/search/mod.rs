@@ -3,14 +3,18 @@
 
 pub mod bench;
 pub mod engine;
-pub mod history;
+pub(crate) mod history;
 pub mod params;
-pub mod see;
+pub(crate) mod see;
 pub mod strength;
-pub mod threads;
+pub(crate) mod threads;
 pub mod time;
-pub mod tt;
+pub(crate) mod tt;
 mod worker;
+
+/// One search of a position with its own shared state, on the calling thread (and its helpers): the engine's
+/// searches run through it, and so can a tool or a test that needs no game around the position.
+pub use threads::search;
 
 use crate::board::{Color, GameEnd, Move};
 use crate::eval::evaluator::Evaluator;
@@ -71,7 +75,8 @@ impl Default for Settings {
 }
 
 /// Parts of the search that can be switched off, to measure in matches what each one is worth
-/// (`janggi --ablate tt,pruning,nmp,lmr`). Everything is on by default.
+/// (`janggi --ablate tt,pruning,nmp,lmr`). Everything is on by default. This is the one way to switch parts of the
+/// search off: `SearchParams` holds numbers the engine plays with, not switches that turn code off.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Ablation {
     /// No transposition table.

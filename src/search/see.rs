@@ -2,25 +2,14 @@
 //! with its least valuable piece. Occupancy is updated as pieces are taken, so cannons gain and lose screens and
 //! horses and elephants are unblocked exactly as on the board.
 
-use super::params::SEE_VALUE;
 use crate::board::attacks;
 use crate::board::{Bitboard, Move, PieceKind, Position};
 
 /// Piece values for exchanges, indexed by `PieceKind::index`.
 pub type PieceValues = [i32; 7];
 
-/// Whether the exchange started by `m` gains at least `threshold`, the pieces valued as `SEE_VALUE`.
-pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
-    see_ge_with(pos, m, threshold, &SEE_VALUE)
-}
-
-/// Whether the exchange started by `m` gains at least `threshold`, the pieces valued as `values`, every attacker
-/// taking part (the search leaves out pinned ones by default: `see_ge_pinned`).
-pub fn see_ge_with(pos: &Position, m: Move, threshold: i32, values: &PieceValues) -> bool {
-    see_ge_pinned(pos, m, threshold, values, false)
-}
-
-/// The same, and where `pins` asks, a piece whose capture would leave its own general attacked (pinned to it by a
+/// Whether the exchange started by `m` gains at least `threshold`, the pieces valued as `values`. Where `pins`
+/// asks (as the search does), a piece whose capture would leave its own general attacked (pinned to it by a
 /// chariot's line, a cannon's screen or a horse's or elephant's leg, on the board as the exchange has left it)
 /// takes no part: in Janggi a defender pinned to its general by a cannon is a common reason a capture wins.
 pub fn see_ge_pinned(pos: &Position, m: Move, threshold: i32, values: &PieceValues, pins: bool) -> bool {
@@ -107,6 +96,17 @@ fn least_valuable(pos: &Position, attackers: Bitboard) -> Option<(crate::board::
 mod tests {
     use super::*;
     use crate::board::{Notation, Rules};
+    use crate::search::params::SEE_VALUE;
+
+    /// Whether the exchange started by `m` gains at least `threshold`, the pieces valued as `SEE_VALUE`.
+    fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
+        see_ge_with(pos, m, threshold, &SEE_VALUE)
+    }
+
+    /// The same with the pieces valued as `values`, every attacker taking part.
+    fn see_ge_with(pos: &Position, m: Move, threshold: i32, values: &PieceValues) -> bool {
+        see_ge_pinned(pos, m, threshold, values, false)
+    }
 
     fn see(fen: &str, mv: &str, threshold: i32) -> bool {
         let pos = Position::from_fen(fen, Rules::JANGGI).unwrap();
@@ -130,12 +130,12 @@ mod tests {
     #[test]
     fn the_values_decide_what_an_exchange_costs() {
         // Cho's horse takes a soldier on e6 that a soldier on e7 defends: a horse for a soldier. `SEE_VALUE`
-        // counts that 290 lost, the evaluation's values 154.
-        use crate::search::params::SEE_VALUE_EVAL;
+        // counts that 290 lost, values nearer the evaluation's centipawns 154.
+        let near_eval: PieceValues = [20000, 192, 613, 385, 250, 163, 96];
         let pos = Position::from_fen("4k4/9/9/4p4/4p4/9/3N5/9/4K4/9 w - - 0 1", Rules::JANGGI).unwrap();
         let m = Move::parse("d4e6", Notation::Uci).unwrap();
         assert!(!see_ge_with(&pos, m, -200, &SEE_VALUE) && see_ge_with(&pos, m, -290, &SEE_VALUE));
-        assert!(see_ge_with(&pos, m, -200, &SEE_VALUE_EVAL) && !see_ge_with(&pos, m, -153, &SEE_VALUE_EVAL));
+        assert!(see_ge_with(&pos, m, -200, &near_eval) && !see_ge_with(&pos, m, -153, &near_eval));
     }
 
     #[test]

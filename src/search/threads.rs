@@ -20,7 +20,6 @@ pub fn search(
     let start = Instant::now();
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tt.new_search();
-    shared.tt.set_refresh(settings.search.tt_refresh != 0);
     let ply = pos.game_ply_from_move_number();
     let budget = TimeBudget::of(&limits.clock, limits.infinite, ply, ShareCurve::of(&settings.search));
     let clock = TimeManager::new(start, budget);
@@ -92,5 +91,38 @@ fn pick_best(results: Vec<&ThreadResult>) -> Outcome {
         nodes: 0,
         pv,
         lines: best.lines.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::search;
+    use crate::board::{Position, Rules};
+    use crate::eval::evaluator::Evaluator;
+    use crate::eval::nnue::random_network;
+    use crate::search::{Limits, Settings, Shared, Silent};
+    use std::sync::Arc;
+
+    /// Searches with a net, each evaluation checked against a full refresh (`ThreadEvaluator::evaluate` does so
+    /// under test, the accumulators having followed every make and unmake of the search), from
+    /// positions where passes, null moves, captures and general moves across buckets all occur.
+    #[test]
+    fn accumulators_follow_the_search_exactly() {
+        let settings = Settings { evaluator: Evaluator::Nnue(Arc::new(random_network(9))), ..Settings::default() };
+        let fens = [
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+            "1b1a1a1br/4k4/4cn1c1/1pp1pp3/2n6/1C1r5/PP1BP1P1P/3NC3N/4K4/R2A1AB1R b - - 10 13",
+            "9/4ka3/4a2P1/9/5N3/9/PP7/9/3AA4/3K5 b - - 2 71",
+            "4k4/9/4a4/9/9/9/9/9/3K5/R7r b - - 0 1",
+        ];
+        for (i, fen) in fens.iter().enumerate() {
+            let rules = Rules::ALL[i % Rules::ALL.len()];
+            let pos = Position::from_fen(fen, rules).unwrap();
+            let shared = Shared::new(4);
+            let limits = Limits { depth: Some(6), ..Limits::default() };
+            shared.ready(&limits);
+            let outcome = search(&pos, &limits, &settings, &shared, &Silent);
+            assert!(pos.is_legal(outcome.best.unwrap()), "{fen}");
+        }
     }
 }

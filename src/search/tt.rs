@@ -2,13 +2,10 @@
 //!
 //! Lock-free: an entry is two 64-bit words, the data and the key XOR the data. A reader accepts an entry only if
 //! the two words still agree with its key, so an entry torn by two threads writing at once reads as a miss.
-//! Four entries make a 64-byte bucket; replacement prefers stale and shallow entries. Where `set_refresh` asks
-//! for it (`tt_refresh`), an entry found by a probe is marked as of the current search: in a game, what the search
-//! of one move stored about the positions that came about is what the next searches look up, and without the mark
-//! it ages like an entry nobody needs and goes first when its bucket fills.
+//! Four entries make a 64-byte bucket; replacement prefers stale and shallow entries.
 
 use crate::board::Move;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -46,8 +43,6 @@ pub struct TranspositionTable {
     slots: Box<[Slot]>,
     buckets: usize,
     age: AtomicU8,
-    /// Whether a probe that finds an entry marks it as of the current search.
-    refresh: AtomicBool,
 }
 
 /// Searches are counted modulo this (the age field's width).
@@ -107,7 +102,7 @@ impl TranspositionTable {
             }
             Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
         };
-        Ok(TranspositionTable { slots, buckets, age: AtomicU8::new(0), refresh: AtomicBool::new(false) })
+        Ok(TranspositionTable { slots, buckets, age: AtomicU8::new(0) })
     }
 
     /// Size in megabytes.
@@ -121,11 +116,6 @@ impl TranspositionTable {
             slot.data.store(0, Ordering::Relaxed);
         }
         self.age.store(0, Ordering::Relaxed);
-    }
-
-    /// Whether probes mark the entries they find as of the current search (set before each search).
-    pub fn set_refresh(&self, refresh: bool) {
-        self.refresh.store(refresh, Ordering::Relaxed);
     }
 
     /// Marks the start of a new search: older entries become preferred victims.
@@ -159,16 +149,7 @@ impl TranspositionTable {
         for slot in self.bucket(key) {
             let data = slot.data.load(Ordering::Relaxed);
             if slot.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
-                let (entry, entry_age) = unpack(data);
-                if self.refresh.load(Ordering::Relaxed) {
-                    let age = self.age.load(Ordering::Relaxed);
-                    if entry_age != age {
-                        // Still in use: it ages from now. (A write torn by another thread reads as a miss later.)
-                        let fresh = (data & !((AGE_MASK as u64) << AGE_SHIFT)) | (age as u64) << AGE_SHIFT;
-                        slot.data.store(fresh, Ordering::Relaxed);
-                        slot.check.store(key ^ fresh, Ordering::Relaxed);
-                    }
-                }
+                let (entry, _) = unpack(data);
                 return Some(entry);
             }
         }
@@ -252,9 +233,12 @@ mod tests {
     }
 
     /// One search fills a bucket with entries of equal depth; the next (after a move each side) asks for the
-    /// first of them; the one after stores another entry there. Returns the bucket's first keys and the newcomer.
-    fn fill_ask_and_store(tt: &TranspositionTable) -> (Vec<u64>, u64) {
-        let mut keys = bucket_mates(tt, BUCKET + 1);
+    /// first of them; the one after stores another entry there: the oldest entry goes first, whether or not it
+    /// was asked for.
+    #[test]
+    fn the_oldest_entry_goes_first_whether_or_not_it_was_asked_for() {
+        let tt = TranspositionTable::new(1);
+        let mut keys = bucket_mates(&tt, BUCKET + 1);
         let newcomer = keys.pop().unwrap();
         let m = Move::parse("b1c3", Notation::Uci).unwrap();
         for &k in &keys {
@@ -264,27 +248,9 @@ mod tests {
         assert!(tt.probe(keys[0]).is_some());
         tt.new_search();
         tt.store(newcomer, m, 10, 10, 1, Bound::Upper, false);
-        (keys, newcomer)
-    }
-
-    #[test]
-    fn an_entry_probed_in_a_later_search_outlives_the_entries_nobody_asked_for() {
-        let tt = TranspositionTable::new(1);
-        tt.set_refresh(true);
-        let (stored, newcomer) = fill_ask_and_store(&tt);
-        // The entry still in use stays, and one of those nobody asked for made room.
-        assert!(tt.probe(stored[0]).is_some(), "the entry in use was replaced");
         assert!(tt.probe(newcomer).is_some());
-        assert_eq!(stored.iter().filter(|&&k| tt.probe(k).is_some()).count(), BUCKET - 1);
-    }
-
-    #[test]
-    fn without_refresh_the_oldest_entry_goes_first_whether_or_not_it_was_asked_for() {
-        let tt = TranspositionTable::new(1);
-        let (stored, newcomer) = fill_ask_and_store(&tt);
-        assert!(tt.probe(newcomer).is_some());
-        assert!(tt.probe(stored[0]).is_none());
-        assert!(stored[1..].iter().all(|&k| tt.probe(k).is_some()));
+        assert!(tt.probe(keys[0]).is_none());
+        assert!(keys[1..].iter().all(|&k| tt.probe(k).is_some()));
     }
 
     #[test]

@@ -12,14 +12,17 @@ pub mod kernels;
 pub mod network;
 pub mod random;
 mod refresh_cache;
+mod rows;
 pub mod search_value;
+pub mod stack;
 pub mod trace;
 
-pub use accumulator::{Accumulator, AccumulatorStack};
+pub use accumulator::Accumulator;
 pub use default_net::{DEFAULT_NET_NAME, default_network};
 pub use evaluate::{BucketTrace, RawOutput, evaluate, output, propagate, trace_buckets};
 pub use kernels::Kernel;
 pub use network::{NetError, Network};
 pub use random::{random_network, random_network_with};
 pub use search_value::search_value;
+pub use stack::AccumulatorStack;
 pub use trace::eval_report;

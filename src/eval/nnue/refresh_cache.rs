@@ -2,11 +2,11 @@
 //! and general bucket, the sums of the last position computed there and its pieces. A new position of that
 //! bucket is reached from them by the pieces that differ (usually a handful), not by adding all its rows.
 
-use super::accumulator::apply_features;
 use super::arch::{BUCKETS, HALF_DIMENSIONS, KING_BUCKETS};
 use super::features::{FeatureIndex, feature, king_bucket};
 use super::kernels::Kernel;
 use super::network::Network;
+use super::rows::apply_features;
 use crate::board::{Bitboard, Color, Piece, PieceKind, Position};
 
 /// The sums of one perspective in one bucket, and the pieces they hold (by colour and kind).

@@ -6,8 +6,8 @@
 
 use super::Worker;
 use crate::board::moves::StackList;
-use crate::board::{Bitboard, Move, MoveList, PieceKind};
-use crate::search::history::capture_key;
+use crate::board::{Move, MoveList};
+use crate::search::params::SEE_VALUE;
 
 /// The hash move's score: first of all.
 const HASH_MOVE: i32 = 1 << 30;
@@ -71,10 +71,8 @@ impl Worker<'_> {
             let score = if m == tt_move {
                 HASH_MOVE
             } else if let Some(victim) = self.pos.piece_at(m.to()).filter(|_| !m.is_pass()) {
-                let attacker = self.pos.piece_at(m.from()).map_or(0, |p| self.see_values()[p.kind().index()]);
-                let learnt = self.history.capture(capture_key(self.piece_to(m), victim.kind()));
-                UNTESTED_CAPTURE + self.see_values()[victim.kind().index()] * 8 - attacker / 16
-                    + learnt * self.tuning.capture_history_weight_pct / 100
+                let attacker = self.pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                UNTESTED_CAPTURE + SEE_VALUE[victim.kind().index()] * 8 - attacker / 16
             } else {
                 quiets = true;
                 QUIET_UNSCORED
@@ -134,9 +132,6 @@ impl Worker<'_> {
         let side = self.pos.side_to_move();
         let context = self.context(ply);
         let counter = self.history.counter(side, previous);
-        let threat_bonus = self.tuning.order_threat_bonus;
-        // Built when the first quiet move is scored that needs it.
-        let mut lesser: Option<[Bitboard; 7]> = None;
         let scores = &mut scores.as_mut_slice()[from..];
         for (&m, s) in moves.iter().skip(from).zip(scores.iter_mut()) {
             if *s != QUIET_UNSCORED {
@@ -153,39 +148,9 @@ impl Worker<'_> {
                 // The reply to the last move weighs more in the order where `order_cont1_extra_pct` asks.
                 let extra = self.tuning.order_cont1_extra_pct;
                 let reply = if extra != 0 { self.history.continuation_after(context[0], to) * extra / 100 } else { 0 };
-                // Where `order_threat_bonus` asks: a piece taken out of a lesser piece's attack ordered higher,
-                // one put into it lower.
-                let mut threat = 0;
-                if threat_bonus != 0
-                    && !m.is_pass()
-                    && let Some(piece) = self.pos.piece_at(m.from())
-                {
-                    let danger = lesser.get_or_insert_with(|| self.attacked_by_lesser())[piece.kind().index()];
-                    if danger.has(m.to()) {
-                        threat = -threat_bonus / 2;
-                    } else if danger.has(m.from()) {
-                        threat = threat_bonus;
-                    }
-                }
-                self.quiet_history(side, m, to, context) + reply + threat
+                self.quiet_history(side, m, to, context) + reply
             };
         }
-    }
-
-    /// For each kind of the side to move's pieces, the points attacked by an enemy piece worth less (by the
-    /// exchange values; the general attacks nothing here, as its worth is beyond any exchange).
-    fn attacked_by_lesser(&self) -> [Bitboard; 7] {
-        let values = self.see_values();
-        let enemy = self.pos.attacks_by_kind(!self.pos.side_to_move());
-        let mut lesser = [Bitboard::EMPTY; 7];
-        for kind in PieceKind::ALL {
-            for by in PieceKind::ALL {
-                if by != PieceKind::General && values[by.index()] < values[kind.index()] {
-                    lesser[kind.index()] |= enemy[by.index()];
-                }
-            }
-        }
-        lesser
     }
 }
 
