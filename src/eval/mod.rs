@@ -7,13 +7,13 @@ pub mod evaluator;
 pub mod move_limit;
 pub mod nnue;
 pub mod params;
-pub mod score;
+pub mod tapered;
 pub mod weights;
 
 use crate::board::attacks;
 use crate::board::{Bitboard, Color, PieceKind, Position, Square};
 use params::*;
-use score::S;
+use tapered::S;
 
 pub use move_limit::toward_move_limit;
 

@@ -1,7 +1,7 @@
 //! Every evaluation weight, in one flat table of middlegame/endgame pairs so that the tuner can treat the
 //! evaluation as a linear function of it. Each term has a named range of indices; `TERMS` lists them.
 
-use super::score::S;
+use super::tapered::S;
 
 /// Folded piece-square index: files mirror (a=i, b=h, ...), ranks count from the owner's side.
 pub const PST_SIZE: usize = 50;

@@ -1,7 +1,7 @@
 //! The evaluation weights (middlegame, endgame), indexed as laid out in `params.rs`.
 //! Written by `janggi tune fit`; edit by hand only to start a tuning run from other values.
 
-use super::score::S;
+use super::tapered::S;
 
 pub const WEIGHTS: [S; 448] = [
     // material

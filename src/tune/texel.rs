@@ -6,7 +6,7 @@
 
 use crate::board::{Position, Rules};
 use crate::eval::params::{MAX_PHASE, NUM_PARAMS, Params, TERMS};
-use crate::eval::score::S;
+use crate::eval::tapered::S;
 use crate::eval::{Coefficients, evaluate_traced, phase};
 use rayon::prelude::*;
 
@@ -147,7 +147,7 @@ pub fn weights_source(params: &Params) -> String {
     let mut out = String::from(
         "//! The evaluation weights (middlegame, endgame), indexed as laid out in `params.rs`.\n\
          //! Written by `janggi tune fit`; edit by hand only to start a tuning run from other values.\n\n\
-         use super::score::S;\n\n",
+         use super::tapered::S;\n\n",
     );
     out.push_str(&format!("pub const WEIGHTS: [S; {}] = [\n", params.w.len()));
     for &(name, start, len) in TERMS.iter() {
