@@ -1,5 +1,5 @@
-//! Move ordering: the order in which a node tries its moves (hash move, good captures by victim, attacker and
-//! capture history, killers, counter move, history, losing captures), and handing the moves out in that order. The
+//! Move ordering: the order in which a node tries its moves (hash move, good captures by victim then attacker,
+//! killers, counter move, history, losing captures), and handing the moves out in that order. The
 //! work is done as late as the order allows: the best move left is picked while hash move and captures remain, a
 //! capture's exchange tested when it comes up; the quiet moves are scored when no winning capture is left, and the
 //! moves left are then sorted once. A node that cuts off on the hash move or a capture never scores its quiets.
