@@ -83,12 +83,16 @@ fn writes_to_a_file_with_out() {
 
 #[test]
 fn bad_input_is_an_error_without_output() {
+    // A path below a plain file can never be written, whoever runs the test (a missing folder would be created).
+    let file = std::env::temp_dir().join(format!("janggi-diagram-file-{}", std::process::id()));
+    std::fs::write(&file, "").unwrap();
+    let below_a_file = file.join("x.svg");
     for args in [
         vec!["--fen", "not a fen"],
         vec!["--moves", "e2e5"],
         vec!["--arrow", "z9z9"],
         vec!["--variant", "chess"],
-        vec!["--out", "/nonexistent-dir/x.svg"],
+        vec!["--out", below_a_file.to_str().unwrap()],
     ] {
         let out = diagram(&args);
         assert!(!out.status.success(), "{args:?}");
