@@ -356,7 +356,7 @@ fn the_protocol_loads_eval_file_prints_the_table_and_keeps_the_net_on_a_bad_file
     assert_eq!(&default_net[..terms.len()], terms);
 
     e.send("setoption name EvalFile value /no/such/janggi.nnue");
-    e.read_until(|l| l.starts_with("info string error: cannot read net file /no/such/janggi.nnue"));
+    e.read_until(|l| l.starts_with("info string error: option 'EvalFile': cannot read net file /no/such/janggi.nnue"));
     e.send(&format!("setoption name EvalFile value {}", net.display()));
     e.sync();
     let with_net = e.eval_lines();
@@ -366,7 +366,7 @@ fn the_protocol_loads_eval_file_prints_the_table_and_keeps_the_net_on_a_bad_file
     assert!(net_final.starts_with("Final evaluation ") && net_final.ends_with("[net]"), "{net_final}");
 
     e.send(&format!("setoption name EvalFile value {}", cut.display()));
-    e.read_until(|l| l.starts_with("info string error: net file truncated"));
+    e.read_until(|l| l.starts_with("info string error: option 'EvalFile': net file truncated"));
     assert_eq!(e.eval_lines(), with_net, "a refused file keeps the net loaded before");
 
     e.send("setoption name Use NNUE value false");

@@ -141,7 +141,7 @@ fn an_engine_that_cannot_start_or_refuses_an_option_ends_the_run_with_a_message(
     let out = tool(&["repeat", path, "--engine", BIN, "--depth", "2", "no_such_option=1"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(err.contains("unknown option 'no_such_option'") && !err.contains("Traceback"), "{err}");
+    assert!(err.contains("option 'no_such_option': unknown option") && !err.contains("Traceback"), "{err}");
     let out = tool(&["repeat", path, "--engine", "/nonexistent/engine", "--depth", "2"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());

@@ -19,7 +19,7 @@ import time
 
 
 def bench_positions(root):
-    text = (root / "src" / "bench.rs").read_text()
+    text = (root / "src" / "search" / "bench.rs").read_text()
     block = text[text.index("pub const POSITIONS"):]
     block = block[: block.index("];")]
     return re.findall(r'"([^"]+)"', block)
