@@ -73,7 +73,9 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         super::output_path::prepare(path, "--out")?;
     }
     match &args.resume {
-        Some(dir) => super::output_path::prepare_dir(dir, "--resume")?,
+        // A run to continue must be there already: nothing is created for it.
+        Some(dir) if !dir.is_dir() => return Err(format!("--resume '{}': no such folder", dir.display())),
+        Some(_) => {}
         None => super::output_path::prepare_dir(&args.dir, "--dir")?,
     }
     let mut data = args.files;
