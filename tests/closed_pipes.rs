@@ -66,6 +66,38 @@ fn perft_divide_into_a_closed_pipe() {
 }
 
 #[test]
+fn a_search_whose_host_closed_its_output_but_not_its_input_ends() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut engine =
+        Command::new(BIN).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut input = engine.stdin.take().unwrap();
+    input.write_all(b"uci\nposition startpos\ngo infinite\n").unwrap();
+    let mut output = BufReader::new(engine.stdout.take().unwrap());
+    let mut first = String::new();
+    output.read_line(&mut first).unwrap();
+    assert!(first.starts_with("id name"), "{first}");
+    // The host stops reading but keeps the input open: only the closed output can end the infinite search.
+    drop(output);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(u64::from(LIMIT_S));
+    let status = loop {
+        if let Some(status) = engine.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = engine.kill();
+            panic!("the engine ran on after its host closed the output");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    drop(input);
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut engine.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(141), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
 fn the_protocol_loop_whose_host_stops_reading() {
     assert_quiet_end(&format!(
         "(echo uci; echo 'go depth 30'; sleep 3; echo stop; echo quit) | timeout {LIMIT_S} \"$BIN\" 2>&1 | head -2"

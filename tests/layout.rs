@@ -58,8 +58,9 @@ fn the_checker_finds_a_layer_that_looks_up() {
         "layers",
         &[
             ("lib.rs", "pub mod board;\npub mod search;\n"),
-            ("board/mod.rs", "pub mod position;\n"),
+            ("board/mod.rs", "pub mod fen;\npub mod position;\n"),
             ("board/position.rs", "use crate::search::engine::Engine;\n"),
+            ("board/fen.rs", "use crate::search;\n"),
             ("search/mod.rs", "pub mod engine;\n"),
             ("search/engine.rs", "use crate::board::position;\npub struct Engine;\n"),
         ],
@@ -68,6 +69,7 @@ fn the_checker_finds_a_layer_that_looks_up() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success());
     assert!(text.contains("board/position.rs: the layer 'board' looks up at 'search'"), "{text}");
+    assert!(text.contains("board/fen.rs: the layer 'board' looks up at 'search'"), "a module's index counts: {text}");
     assert!(!text.contains("search/engine.rs: the layer"), "the search may use the rules: {text}");
 }
 

@@ -133,6 +133,9 @@ fn resume_continues_a_stopped_match() {
     assert!(stderr(&other).contains("same match"), "{}", stderr(&other));
     // So is a resume with other limits or other openings: one table never mixes two experiments.
     let before = std::fs::read_to_string(dir.join("r.pgn")).unwrap();
+    let deeper = run(&dir, &["--games", "6", "--depth", "3", "--pgn", "r.pgn", "--resume"]);
+    assert!(!deeper.status.success());
+    assert!(stderr(&deeper).contains("was played at depth 2, this match plays depth 3"), "{}", stderr(&deeper));
     let timed = run(&dir, &["--games", "6", "--movetime", "20", "--pgn", "r.pgn", "--resume"]);
     assert!(!timed.status.success());
     assert!(stderr(&timed).contains("TimeControl -, this match plays 1/0.02"), "{}", stderr(&timed));

@@ -115,8 +115,10 @@ const SCRIPT: &str = "
     select(section, chosen ? parseInt(want[2], 10) : 0);
     if (chosen && section.scrollIntoView) { section.scrollIntoView(); }
   });
-  var first = want && document.getElementById('game-' + want[1]);
-  if (!first) { document.querySelectorAll('section.game.active').forEach(function (e) { e.classList.remove('active'); }); }
+  // The keys step the game the address chose, else the first.
+  document.querySelectorAll('section.game.active').forEach(function (e) { e.classList.remove('active'); });
+  var chosen = want && document.getElementById('game-' + want[1]);
+  if (chosen) { chosen.classList.add('active'); }
   document.body.setAttribute('data-script', 'ready');
 })();
 ";

@@ -75,6 +75,10 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode, String> {
             Some(config.engine(name).map_err(|e| e.to_string())?.clone())
         }
     };
+    if args.blunder < 0 {
+        return Err("--blunder must be at least 0 (centipawns lost)".into());
+    }
+    janggi::search::engine::check_hash_mb(args.hash).map_err(|e| format!("--hash: {e}"))?;
     if args.multipv == 0 || args.threads == 0 {
         return Err("--multipv and --threads must be at least 1".into());
     }

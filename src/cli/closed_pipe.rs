@@ -4,6 +4,7 @@
 //! stream. This hook turns exactly that panic, in whichever thread, into a quiet exit; every other panic is
 //! reported as before.
 
+use std::io::Write;
 use std::panic;
 
 /// The exit status of a command whose output was closed: 128 + SIGPIPE, what a shell reports for a command
@@ -31,6 +32,26 @@ pub fn install() {
 /// (os error 32)".
 fn is_closed_stream(text: &str) -> bool {
     text.starts_with("failed printing to std") && text.contains("Broken pipe")
+}
+
+/// Standard output for the protocol loop: a host that closed it has gone away, so the program ends quietly at
+/// the first line it cannot take (a search in progress would otherwise run on, unheard, until `stop`).
+pub struct ExitWhenClosed<W: Write>(pub W);
+
+impl<W: Write> Write for ExitWhenClosed<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf).inspect_err(exit_if_closed)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().inspect_err(exit_if_closed)
+    }
+}
+
+fn exit_if_closed(e: &std::io::Error) {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(CLOSED_PIPE_EXIT);
+    }
 }
 
 #[cfg(test)]

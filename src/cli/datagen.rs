@@ -151,6 +151,7 @@ pub fn run(args: DatagenArgs) -> Result<ExitCode, String> {
     if args.threads == 0 || args.hash == 0 {
         return Err("--threads and --hash must be at least 1".into());
     }
+    janggi::search::engine::check_hash_mb(args.hash).map_err(|e| format!("--hash: {e}"))?;
     let nodes = match (args.nodes, args.depth) {
         (None, None) => Some(datagen::defaults::NODES),
         (n, _) => n,

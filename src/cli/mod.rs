@@ -105,7 +105,9 @@ impl Cli {
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         None => {
-            let mut engine = Session::new(Output::stdout(), cli.protocol).with_ablation(cli.ablate.unwrap_or_default());
+            let stdout = closed_pipe::ExitWhenClosed(std::io::stdout());
+            let mut engine =
+                Session::new(Output::new(Box::new(stdout)), cli.protocol).with_ablation(cli.ablate.unwrap_or_default());
             if cli.tune {
                 engine = engine.with_tuning();
             }
@@ -177,7 +179,7 @@ const SHARD_HELP: &str = "Run shard I of N (I/N, from 0), or auto/N with the ind
 #[derive(Args)]
 struct GameLimitArgs {
     /// Clock: BASE+INC in seconds, e.g. 10+0.1.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     tc: Option<String>,
     /// Fixed time per move in milliseconds (instead of a clock).
     #[arg(long)]

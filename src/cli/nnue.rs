@@ -209,7 +209,10 @@ pub enum NnueTool {
 
 pub fn run(action: NnueTool) -> Result<(), String> {
     match action {
-        NnueTool::Random { seed, out, saturating } => random(seed, saturating, &out),
+        NnueTool::Random { seed, out, saturating } => {
+            super::output_path::prepare(&out, "--out")?;
+            random(seed, saturating, &out)
+        }
         NnueTool::Info { file } => info(&file).map(|text| print!("{text}")),
         NnueTool::Eval { net, fen, variant, moves, kernel } => {
             let kernel = kernel_by_name(kernel.as_deref())?;

@@ -49,8 +49,9 @@ fn move_comment(m: &PlayedMove) -> String {
     }
 }
 
-/// The game as PGN text, ending with a blank line.
-pub fn format_game(record: &GameRecord, event: &str, time_control: &str) -> String {
+/// The game as PGN text, ending with a blank line. `limits` (e.g. `depth 4`, `10+0.1`) is written as a `Limits`
+/// tag beside `TimeControl`, which has no way to say a fixed depth or node count: a resumed match checks it.
+pub fn format_game(record: &GameRecord, event: &str, time_control: &str, limits: &str) -> String {
     let result = record.result_tag();
     let tags = [
         ("Event", event.to_string()),
@@ -64,6 +65,7 @@ pub fn format_game(record: &GameRecord, event: &str, time_control: &str) -> Stri
         ("FEN", record.opening.clone()),
         ("SetUp", "1".to_string()),
         ("TimeControl", time_control.to_string()),
+        ("Limits", limits.to_string()),
         ("Termination", record.termination.tag().to_string()),
         ("PlyCount", record.moves.len().to_string()),
     ];
@@ -162,7 +164,7 @@ mod tests {
             wall: Duration::ZERO,
             thinking: Duration::ZERO,
         };
-        let text = format_game(&record, "test", "1+0.01");
+        let text = format_game(&record, "test", "1+0.01", "1+0.01");
         assert!(text.contains("1. h1g3 {+0.12/7 0.031s} e9e9 {-M3/7 0.031s} 2. e2e2 {0.031s}"), "{text}");
         let games = parse_games(&(text.clone() + &text)).unwrap();
         assert_eq!(games.len(), 2);

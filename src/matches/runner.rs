@@ -84,6 +84,17 @@ fn previous_games(settings: &MatchSettings, plan: &[Pairing], resume: bool) -> R
                  same limits, or write to another file with --pgn"
             ));
         }
+        // A fixed depth or node count writes TimeControl '-': the Limits tag says which (games written before it
+        // was added have none, and are taken on their TimeControl alone).
+        if let Some(limits) = g.tag("Limits")
+            && limits != settings.limits.describe()
+        {
+            return Err(format!(
+                "'{path}': game {round} was played at {limits}, this match plays {}: resume with the same limits, \
+                 or write to another file with --pgn",
+                settings.limits.describe()
+            ));
+        }
         let (fen, fen_now) =
             (g.tag("FEN").unwrap_or(START_FEN), &settings.openings[p.opening % settings.openings.len()]);
         if fen != fen_now {
@@ -268,7 +279,7 @@ pub fn run(settings: &MatchSettings, resume: bool, shard: Option<Shard>) -> Resu
                 // The SPRT decided on the games before this one: the result stands as it was then.
                 continue;
             }
-            let text = pgn::format_game(&record, &settings.event, &tc_tag);
+            let text = pgn::format_game(&record, &settings.event, &tc_tag, &settings.limits.describe());
             if let Err(e) = pgn::append(&settings.pgn, &text) {
                 error.get_or_insert(format!("cannot write '{}': {e}", settings.pgn.display()));
                 stop.store(true, Ordering::SeqCst);

@@ -29,6 +29,15 @@ pub fn is_tunable(name: &str) -> bool {
     super::params::spec(name).is_some()
 }
 
+/// Whether a table of `megabytes` can be had, said before any work: the size in range and its memory allocated
+/// once (then freed), so that a command line asking for more than the machine has is refused with a message.
+pub fn check_hash_mb(megabytes: usize) -> Result<(), String> {
+    if !HASH_MB_RANGE.contains(&megabytes) {
+        return Err(format!("{megabytes} MB is outside {}..={} MB", HASH_MB_RANGE.start(), HASH_MB_RANGE.end()));
+    }
+    TranspositionTable::try_new(megabytes).map(drop)
+}
+
 /// The soft and hard limits the search draws from `clock` at game ply `ply` with its default numbers: what a
 /// host's clock buys one move (none without a clock or a move time).
 pub fn time_budget(clock: &ClockState, ply: u32) -> Option<TimeBudget> {
