@@ -302,3 +302,35 @@ fn the_review_board_steps_through_the_game_by_keys_and_clicks() {
     assert!(steps[1]["caption"].as_str().unwrap().contains("(01차61)"), "{}", steps[1]["caption"]);
     let _ = std::fs::remove_dir_all(&work);
 }
+
+#[test]
+fn an_address_opens_a_game_at_a_ply_and_the_keys_then_step_that_game() {
+    let Some(browser) = chromium() else { return };
+    let work = scratch("address");
+    let pgn = work.join("two.pgn");
+    let one = std::fs::read_to_string(data("blunders.pgn")).unwrap();
+    std::fs::write(&pgn, format!("{one}\n{one}")).unwrap();
+    let html = work.join("review.html");
+    let out = Command::new(BIN)
+        .args(["analyze", "--pgn", pgn.to_str().unwrap(), "--depth", "3", "--html"])
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The address is read at load; the key comes after it, as a person's would.
+    let session = r#"<pre id="trace"></pre><script>
+document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+document.getElementById('trace').textContent = Array.from(document.querySelectorAll('section.game'))
+  .map(function (s) { return s.id + '=' + s.getAttribute('data-selected'); }).join(' ');
+</script></body>"#;
+    let driven = work.join("driven.html");
+    std::fs::write(&driven, std::fs::read_to_string(&html).unwrap().replacen("</body>", session, 1)).unwrap();
+    let url = format!("file://{}#game-1-ply-2", driven.display());
+    let (dom, log) = run_browser(browser, &work, &["--dump-dom".into(), url]);
+    let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    let from = dom.find("<pre id=\"trace\">").expect("the trace") + "<pre id=\"trace\">".len();
+    let trace = &dom[from..from + dom[from..].find("</pre>").unwrap()];
+    assert_eq!(trace, "game-1=3 game-2=0", "the linked game opened at ply 2 and stepped to 3; the other stayed");
+    let _ = std::fs::remove_dir_all(&work);
+}
