@@ -83,7 +83,10 @@ fn table(out: &Output) -> Vec<Row> {
 fn training_lowers_the_held_out_loss_and_exports_a_net_the_engine_plays_with() {
     let dir = workdir("learn");
     let data = generate(&dir);
-    let out = ok(train(&dir, &[data, "--epochs", "5", "--dir", "run", "--out", "janggi-trained.nnue"]));
+    // The data named by its full path: the net's description keeps only the file name.
+    let data_path = dir.join(data);
+    let data_path = data_path.to_str().unwrap();
+    let out = ok(train(&dir, &[data_path, "--epochs", "5", "--dir", "run", "--out", "janggi-trained.nnue"]));
     let rows = table(&out);
     assert_eq!(rows.iter().map(|r| r.epoch).collect::<Vec<_>>(), [1, 2, 3, 4, 5]);
     let (first, last) = (&rows[0], &rows[4]);
@@ -106,6 +109,8 @@ fn training_lowers_the_held_out_loss_and_exports_a_net_the_engine_plays_with() {
     let info = String::from_utf8_lossy(&info.stdout);
     let description = info.lines().find_map(|l| l.strip_prefix("description: ")).unwrap();
     assert!(description.contains("data.bin") && description.contains("epoch 5 of 5"), "{info}");
+    assert!(description.contains("lambda ") && description.contains("lr "), "the settings: {info}");
+    assert!(!description.contains(dir.to_str().unwrap()) && !description.contains('/'), "no path: {info}");
     let size = std::fs::metadata(dir.join("janggi-trained.nnue")).unwrap().len() as usize;
     assert_eq!(size, 12 + description.len() + BODY_BYTES);
     assert!(info.contains(&format!("hash: {:#010x}", network_hash())), "{info}");

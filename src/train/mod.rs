@@ -335,9 +335,23 @@ fn mean_loss(model: &Model, data: &Dataset, loss: &Loss) -> f64 {
     total / data.len().max(1) as f64
 }
 
+/// What a net file says of itself: its data by file name (never the folder of the machine that trained it), the
+/// count, the settings and the epoch.
 fn description(opts: &TrainOptions, positions: usize, epoch: u32) -> String {
-    let files: Vec<String> = opts.data.iter().map(|p| p.display().to_string()).collect();
-    format!("janggi train: {positions} positions from {}; epoch {epoch} of {}", files.join(", "), opts.epochs)
+    let files: Vec<String> = opts
+        .data
+        .iter()
+        .map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+        .collect();
+    format!(
+        "janggi train: {positions} positions from {}; lambda {}, lr {}, batch {}{}; epoch {epoch} of {}",
+        files.join(", "),
+        opts.loss.lambda,
+        opts.lr,
+        opts.batch,
+        if opts.mirror { ", mirrored" } else { "" },
+        opts.epochs
+    )
 }
 
 /// Trains as `opts` says, calling `report` after each epoch.

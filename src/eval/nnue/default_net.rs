@@ -1,7 +1,7 @@
 //! The net shipped in the repository (`nets/`) and embedded in the binary: what the engine evaluates with when no
 //! `EvalFile` is set. Named as the reference names its nets, `janggi-` and the first 12 hex digits of the file's
-//! sha256, so `EvalFile` announces the same kind of default a Fairy-Stockfish host expects; README "The default
-//! net" gives the recipe that made it.
+//! sha256, so `EvalFile` announces the same kind of default a Fairy-Stockfish host expects; docs/nets.md gives
+//! the recipe that made it.
 
 use super::network::Network;
 use std::sync::{Arc, OnceLock};
@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 /// The file name, given once so that the embedded path and the announced name cannot drift apart.
 macro_rules! default_net_file {
     () => {
-        "janggi-a3dd60b86c0f.nnue"
+        "janggi-0826650b560d.nnue"
     };
 }
 
