@@ -73,6 +73,25 @@ fn dump_dom(browser: &str, work: &Path, file: &Path) -> (String, Vec<String>) {
     (dom, console)
 }
 
+/// Opens the page `html` at `#fragment` (none when empty) with `script` run after the page's own, as a person's
+/// clicks and keys reach the page's handlers, and returns what the script left in `<pre id="trace">`. The page
+/// must log nothing to the console.
+fn drive(browser: &str, work: &Path, html: &Path, fragment: &str, script: &str) -> String {
+    let session = format!("<pre id=\"trace\"></pre><script>{script}</script></body>");
+    let driven = work.join("driven.html");
+    std::fs::write(&driven, std::fs::read_to_string(html).unwrap().replacen("</body>", &session, 1)).unwrap();
+    let url = format!(
+        "file://{}{}",
+        driven.display(),
+        if fragment.is_empty() { String::new() } else { format!("#{fragment}") }
+    );
+    let (dom, log) = run_browser(browser, work, &["--dump-dom".into(), url]);
+    let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    let from = dom.find("<pre id=\"trace\">").expect("the trace") + "<pre id=\"trace\">".len();
+    dom[from..from + dom[from..].find("</pre>").unwrap()].to_string()
+}
+
 fn screenshot(browser: &str, work: &Path, file: &Path, png: &Path, size: &str) {
     run_browser(
         browser,
@@ -244,7 +263,7 @@ fn the_review_board_steps_through_the_game_by_keys_and_clicks() {
         after.push(pos.clone());
     }
     // A person's session, as events the page's own handlers receive; each step's board is recorded.
-    let session = r#"<pre id="trace"></pre><script>
+    let session = r#"
 (function () {
   var s = document.querySelector('section.game'), trace = [];
   function snap() {
@@ -268,14 +287,8 @@ fn the_review_board_steps_through_the_game_by_keys_and_clicks() {
   s.querySelector('button[data-step="next"]').click(); snap();
   document.getElementById('trace').textContent = JSON.stringify(trace);
 })();
-</script></body>"#;
-    let page = std::fs::read_to_string(&html).unwrap().replacen("</body>", session, 1);
-    let driven = work.join("driven.html");
-    std::fs::write(&driven, page).unwrap();
-    let (dom, console) = dump_dom(browser, &work, &driven);
-    assert!(console.is_empty(), "console messages: {console:#?}");
-    let from = dom.find("<pre id=\"trace\">").expect("the trace") + "<pre id=\"trace\">".len();
-    let trace: Value = serde_json::from_str(&dom[from..from + dom[from..].find("</pre>").unwrap()]).unwrap();
+"#;
+    let trace: Value = serde_json::from_str(&drive(browser, &work, &html, "", session)).unwrap();
     let steps = trace.as_array().unwrap();
     let plies: Vec<u64> = steps.iter().map(|s| s["ply"].as_u64().unwrap()).collect();
     let last = moves.len() as u64;
@@ -318,19 +331,12 @@ fn an_address_opens_a_game_at_a_ply_and_the_keys_then_step_that_game() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // The address is read at load; the key comes after it, as a person's would.
-    let session = r#"<pre id="trace"></pre><script>
+    let session = r#"
 document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
 document.getElementById('trace').textContent = Array.from(document.querySelectorAll('section.game'))
   .map(function (s) { return s.id + '=' + s.getAttribute('data-selected'); }).join(' ');
-</script></body>"#;
-    let driven = work.join("driven.html");
-    std::fs::write(&driven, std::fs::read_to_string(&html).unwrap().replacen("</body>", session, 1)).unwrap();
-    let url = format!("file://{}#game-1-ply-2", driven.display());
-    let (dom, log) = run_browser(browser, &work, &["--dump-dom".into(), url]);
-    let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
-    assert!(console.is_empty(), "console messages: {console:#?}");
-    let from = dom.find("<pre id=\"trace\">").expect("the trace") + "<pre id=\"trace\">".len();
-    let trace = &dom[from..from + dom[from..].find("</pre>").unwrap()];
+"#;
+    let trace = drive(browser, &work, &html, "game-1-ply-2", session);
     assert_eq!(trace, "game-1=3 game-2=0", "the linked game opened at ply 2 and stepped to 3; the other stayed");
     let _ = std::fs::remove_dir_all(&work);
 }

@@ -5,6 +5,7 @@
 //!
 //! `JANGGI_CLI_FUZZ_RUNS` sets the number of lines (default 2,000) and `JANGGI_CLI_FUZZ_SEED` the seed.
 
+use janggi::board::splitmix::SplitMix;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -14,21 +15,15 @@ const LIMIT_S: &str = "60";
 
 const START: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
 
-/// A small xorshift generator: the same seed draws the same lines.
-struct Rng(u64);
+/// The engine's own seeded generator: the same seed draws the same lines.
+struct Rng(SplitMix);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n as u64) as usize
     }
     fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
+        self.0.below(100) < percent
     }
     fn pick<'a>(&mut self, list: &[&'a str]) -> &'a str {
         list[self.below(list.len())]
@@ -302,7 +297,7 @@ fn random_command_lines_end_cleanly() {
     let seed: u64 = std::env::var("JANGGI_CLI_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(20261207);
     let dir = scratch();
     let lines: Vec<Vec<String>> = {
-        let mut rng = Rng(seed | 1);
+        let mut rng = Rng(SplitMix(seed));
         (0..runs).map(|n| draw(&mut rng, &dir, n)).collect()
     };
     let failures = std::sync::Mutex::new(Vec::new());

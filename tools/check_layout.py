@@ -152,22 +152,17 @@ class Tree:
             for m in re.finditer(r"\bpub use\s+([^;]*);", self.code[path]):
                 for p in expand_use_tree(m.group(1)):
                     parts = p.split("::")
-                    target = self.absolute(module, parts[:-1], path)
-                    if target is not None:
-                        names[parts[-1]] = target
+                    names[parts[-1]] = self.absolute(module, parts[:-1], path)
             self.reexports[module] = names
 
     def absolute(self, module, parts, path):
         """A path's segments made absolute from the module it is written in."""
         if not parts:
             return list(module)
-        here = list(module) if is_index(path) else list(module[:-1])
         if parts[0] == "crate":
             base, rest = [], parts[1:]
         elif parts[0] == "super":
-            base = here if is_index(path) else here
-            rest = parts
-            base = list(module)
+            base, rest = list(module), parts
             while rest and rest[0] == "super":
                 base = base[:-1]
                 rest = rest[1:]
