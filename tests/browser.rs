@@ -4,6 +4,8 @@
 //! pieces of its FEN, and its glyphs take up room on the page. `.ci/run` installs `chromium` when it is missing;
 //! without it these tests fail under `CI=true` and elsewhere say loudly on stderr that they skipped.
 
+mod common;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -45,18 +47,7 @@ fn run_browser(browser: &str, work: &Path, args: &[String]) -> (String, String) 
     let out = Command::new("timeout")
         .arg(BROWSER_TIMEOUT_S)
         .arg(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
+        .args(common::HEADLESS_CHROMIUM)
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(args)
         .output()

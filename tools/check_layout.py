@@ -22,18 +22,19 @@ import sys
 LAYERS = {
     "untrusted": set(),
     "score": set(),
+    "platform": set(),
     "board": {"untrusted"},
     "notation": {"board", "untrusted"},
     "records": {"board", "notation", "untrusted"},
-    "eval": {"board", "untrusted"},
-    "search": {"board", "eval", "score", "untrusted"},
+    "eval": {"board", "platform", "untrusted"},
+    "search": {"board", "eval", "score", "platform", "untrusted"},
     "batch": {"untrusted"},
-    "protocol": {"board", "eval", "search", "score", "notation", "untrusted"},
-    "matches": {"board", "protocol", "records", "batch", "score", "notation", "untrusted"},
-    "analysis": {"board", "eval", "search", "protocol", "records", "notation", "batch", "score", "untrusted"},
-    "datagen": {"board", "eval", "search", "records", "batch", "untrusted"},
-    "train": {"board", "eval", "datagen", "batch", "untrusted"},
-    "tune": {"board", "eval", "search", "matches", "protocol", "records", "batch", "score", "untrusted"},
+    "protocol": {"board", "eval", "search", "score", "notation", "platform", "untrusted"},
+    "matches": {"board", "protocol", "records", "batch", "score", "notation", "platform", "untrusted"},
+    "analysis": {"board", "eval", "search", "protocol", "records", "notation", "batch", "score", "platform", "untrusted"},
+    "datagen": {"board", "eval", "search", "records", "batch", "platform", "untrusted"},
+    "train": {"board", "eval", "datagen", "batch", "platform", "untrusted"},
+    "tune": {"board", "eval", "search", "matches", "protocol", "records", "batch", "score", "platform", "untrusted"},
 }
 
 INNER_SEARCH = ("time", "strength", "params", "tt", "worker", "history", "see", "threads")

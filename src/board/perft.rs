@@ -1,6 +1,7 @@
 //! Perft: counting the leaves of the legal move tree, the standard check of a move generator.
 
 use crate::board::{Move, Position};
+#[cfg(feature = "tools")]
 use rayon::prelude::*;
 
 /// Leaves of the legal move tree `depth` plies deep. The last ply is counted, not played.
@@ -21,18 +22,20 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     nodes
 }
 
-/// Perft split by root move, the root moves searched in parallel on rayon's pool.
+/// Perft split by root move, the root moves searched in parallel on rayon's pool (one after the other in a build
+/// without the tools, e.g. in a browser).
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
     let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
-    moves
-        .par_iter()
-        .map(|&m| {
-            let mut child = pos.clone();
-            child.make_move(m);
-            (m, perft(&mut child, depth - 1))
-        })
-        .collect()
+    let count = |&m: &Move| {
+        let mut child = pos.clone();
+        child.make_move(m);
+        (m, perft(&mut child, depth - 1))
+    };
+    #[cfg(feature = "tools")]
+    return moves.par_iter().map(count).collect();
+    #[cfg(not(feature = "tools"))]
+    return moves.iter().map(count).collect();
 }

@@ -1,6 +1,7 @@
 //! The protocols: host commands parsed into typed values, engine messages written as lines (and both the other
 //! way round, for talking to other engines), and the session that turns a host's lines into calls on the engine.
 
+#[cfg(feature = "tools")]
 pub mod client;
 pub mod command;
 pub mod dialect;

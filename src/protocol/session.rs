@@ -9,6 +9,7 @@ use super::options::{self, Effect, Options};
 use crate::board::{GameEnd, Move, Notation, Outcome, Position, START_FEN, SetupError};
 use crate::eval;
 use crate::eval::evaluator::Evaluator;
+use crate::platform::thread::JoinHandle;
 use crate::score::Score;
 use crate::search::engine::{
     self, Ablation, ClockState, Engine, Limits, Listener, Outcome as SearchOutcome, Report, ScoreBound, Strength,
@@ -16,7 +17,6 @@ use crate::search::engine::{
 use crate::untrusted::{LineRead, read_line_capped};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 pub const ENGINE_NAME: &str = concat!("janggi ", env!("CARGO_PKG_VERSION"));
@@ -169,17 +169,24 @@ impl Session {
                     break;
                 }
             }
-            let line = String::from_utf8_lossy(&buffer);
-            let line = line.trim();
-            log::debug!("<< {}", crate::untrusted::shorten(line));
-            if line.is_empty() {
-                continue;
-            }
-            if !self.handle(line) {
+            if !self.input(&buffer) {
                 break;
             }
         }
         self.stop_job();
+    }
+
+    /// Handles one line of input as it came (without its newline): too long a line is refused, bytes that are
+    /// not UTF-8 are replaced, blanks around it ignored. Returns false on `quit`.
+    pub fn input(&mut self, raw: &[u8]) -> bool {
+        if raw.len() > MAX_LINE_BYTES {
+            self.error(&format!("line longer than {MAX_LINE_BYTES} bytes ignored"));
+            return true;
+        }
+        let line = String::from_utf8_lossy(raw);
+        let line = line.trim();
+        log::debug!("<< {}", crate::untrusted::shorten(line));
+        line.is_empty() || self.handle(line)
     }
 
     /// Handles one line; returns false on `quit`.
@@ -414,7 +421,7 @@ impl Session {
         let notation = self.notation();
         // Perft beyond this depth would run for days; the request is clamped.
         let depth = depth.min(12);
-        self.perft = Some(std::thread::spawn(move || {
+        self.perft = Some(crate::platform::thread::spawn(move || {
             let divided = crate::board::perft::divide(&pos, depth);
             let mut total = 0;
             for (m, n) in &divided {

@@ -3,9 +3,10 @@
 
 use crate::board::{Position, Rules};
 use crate::eval::evaluator::Evaluator;
+use crate::platform::clock::Instant;
 use crate::search::Limits;
 use crate::search::engine::Engine;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Default depth of `janggi bench`.
 pub const BENCH_DEPTH: u32 = 13;

@@ -44,7 +44,7 @@ pub fn time_budget(clock: &ClockState, ply: u32) -> Option<TimeBudget> {
     TimeBudget::of(clock, false, ply, super::time::ShareCurve::of(&SearchParams::default()))
 }
 
-use std::thread::JoinHandle;
+use crate::platform::thread::JoinHandle;
 
 /// The hash sizes the engine accepts (MB).
 pub const HASH_MB_RANGE: std::ops::RangeInclusive<usize> = 1..=65536;
@@ -159,7 +159,7 @@ impl Engine {
         self.shared.ready(&limits);
         let (pos, settings, shared, listener) =
             (self.position.clone(), self.settings.clone(), Arc::clone(&self.shared), Arc::clone(&self.listener));
-        self.job = Some(std::thread::spawn(move || {
+        self.job = Some(crate::platform::thread::spawn(move || {
             run(&pos, &limits, &settings, &shared, &*listener);
         }));
     }

@@ -4,9 +4,9 @@
 use super::worker::{ThreadResult, Worker};
 use super::{Limits, Listener, Outcome, Settings, Shared, Silent, history};
 use crate::board::Position;
+use crate::platform::clock::Instant;
 use crate::search::time::{ShareCurve, TimeBudget, TimeManager};
 use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 /// Searches `pos` with `settings.threads` threads and returns the best move found. The shared state is readied
 /// (`Shared::ready`) before; `Shared::stop` stops the search. Programs search through `engine::Engine`.
@@ -29,7 +29,7 @@ pub fn search(
     histories.resize_with(threads, history::History::new);
     let mut results: Vec<(ThreadResult, history::History)> = Vec::with_capacity(threads);
 
-    std::thread::scope(|scope| {
+    crate::platform::thread::scope(|scope| {
         let mut handles = Vec::new();
         let mut histories = histories.into_iter();
         let main_history = histories.next().unwrap_or_default();

@@ -2,7 +2,8 @@
 //! the search the clock as the host gave it (`ClockState`); the search draws each move's budget from it here.
 
 use super::params::SearchParams;
-use std::time::{Duration, Instant};
+use crate::platform::clock::Instant;
+use std::time::Duration;
 
 /// With `movestogo` from the host, the time left is shared evenly over the moves to go (at most this many).
 pub const DEFAULT_MOVES_TO_GO: u32 = 32;

@@ -88,17 +88,19 @@ impl TranspositionTable {
     /// A table of about `megabytes`, or an error if the memory cannot be had. The memory comes zeroed from the
     /// allocator, so pages are only committed as entries are written.
     pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
-        let bytes = megabytes.max(1).checked_mul(1 << 20).ok_or("hash size overflows")?;
+        // More than the address space holds (a 32-bit WebAssembly build) is refused as memory not available.
+        let refused = || format!("cannot allocate {megabytes} MB for the hash table");
+        let bytes = megabytes.max(1).checked_mul(1 << 20).ok_or_else(refused)?;
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
         let count = buckets * BUCKET;
-        let layout = std::alloc::Layout::array::<Slot>(count).map_err(|e| e.to_string())?;
+        let layout = std::alloc::Layout::array::<Slot>(count).map_err(|_| refused())?;
         // SAFETY: `Slot` is two `AtomicU64`s, for which all-zero bytes are a valid value (0), so zeroed memory of
         // `count` slots is `count` initialised slots; the pointer comes from the global allocator with the layout
         // of `[Slot; count]`, which is what `Box<[Slot]>` frees it with.
         let slots = unsafe {
             let ptr = std::alloc::alloc_zeroed(layout) as *mut Slot;
             if ptr.is_null() {
-                return Err(format!("cannot allocate {megabytes} MB for the hash table"));
+                return Err(refused());
             }
             Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
         };

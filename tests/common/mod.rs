@@ -183,3 +183,18 @@ pub fn nnue_summaries(output: &str) -> Vec<(String, String)> {
     }
     out
 }
+
+/// Flags of every headless Chromium run of the tests: no sandbox (CI runs as root), no GPU, no network activity
+/// of the browser's own, and the page's console on stderr.
+pub const HEADLESS_CHROMIUM: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--enable-logging=stderr",
+    "--v=0",
+];

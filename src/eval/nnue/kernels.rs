@@ -1,5 +1,6 @@
-//! The arithmetic of a net, once in plain Rust and again with x86-64 SIMD instructions chosen at run time. Every
-//! path computes exactly the same integers: the plain one spells out the 16-bit saturation that the reference's
+//! The arithmetic of a net, once in plain Rust and again with x86-64 SIMD instructions chosen at run time (and,
+//! in a WebAssembly build with `simd128`, with WebAssembly's SIMD: `simd128.rs`). Every path computes exactly the
+//! same integers: the plain one spells out the 16-bit saturation that the reference's
 //! SIMD builds apply to partial sums of the hidden layers, so all paths agree with those builds bit for bit.
 
 use super::arch::*;
@@ -19,6 +20,8 @@ enum Isa {
     Sse41,
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
 }
 
 impl Kernel {
@@ -40,6 +43,9 @@ impl Kernel {
                 out.push(Kernel(Isa::Avx2));
             }
         }
+        // WebAssembly has no run-time detection: a module built with `simd128` only loads where it is supported.
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        out.push(Kernel(Isa::Simd128));
         out
     }
 
@@ -55,6 +61,8 @@ impl Kernel {
             Isa::Sse41 => "sse4.1",
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => "avx2",
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Isa::Simd128 => "simd128",
         }
     }
 
@@ -76,6 +84,9 @@ impl Kernel {
             // SAFETY: as above, for AVX2. `dst` and `src` are distinct arrays (a `&mut` and a `&` cannot alias).
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => unsafe { x86::update_avx2(dst.as_mut_ptr(), src.as_ptr(), added, removed) },
+            // SAFETY: the module was built with simd128; `dst` and `src` are distinct arrays.
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Isa::Simd128 => unsafe { simd128::update(dst.as_mut_ptr(), src.as_ptr(), added, removed) },
         }
     }
 
@@ -87,6 +98,9 @@ impl Kernel {
             // SAFETY: the feature was detected before this Kernel was built (see `available`); the kernel reads
             // each lane of `acc` before it writes that lane, so source and destination may be the same array.
             Isa::Avx2 => unsafe { x86::update_avx2(acc.as_mut_ptr(), acc.as_ptr(), added, removed) },
+            // SAFETY: as above; each stretch of `acc` is read in full before it is written.
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Isa::Simd128 => unsafe { simd128::update(acc.as_mut_ptr(), acc.as_ptr(), added, removed) },
             _ => {
                 let src = *acc;
                 self.update(acc, &src, added, removed)
@@ -111,6 +125,8 @@ impl Kernel {
             // SAFETY: the feature was detected before this Kernel was built (see `available`).
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => unsafe { x86::clip_avx2(us, them, out) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Isa::Simd128 => simd128::clip(us, them, out),
         }
     }
 
@@ -129,6 +145,8 @@ impl Kernel {
             // SAFETY: as above, for AVX2.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => unsafe { x86::affine_avx2(input, grouped, biases, out) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Isa::Simd128 => simd128::affine(input, grouped, biases, out),
         }
     }
 }
@@ -204,6 +222,9 @@ pub fn clipped_relu(input: &[i32], out: &mut [u8]) {
         *o = (v >> WEIGHT_SCALE_BITS).clamp(0, CLIP_MAX) as u8;
     }
 }
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {

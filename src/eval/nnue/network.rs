@@ -224,7 +224,7 @@ impl Network {
 
     /// Reads a net file.
     pub fn load(path: &Path) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path)
+        let bytes = crate::platform::files::read(path)
             .map_err(|e| NetError::Io { path: path.display().to_string(), message: e.to_string() })?;
         Network::from_bytes(&bytes)
     }
