@@ -60,6 +60,8 @@ pub struct PlayedMove {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub time: Duration,
+    /// The mover's clock after the move (its increment added), in a game with clocks.
+    pub clock: Option<Duration>,
 }
 
 /// A finished game.
@@ -296,10 +298,11 @@ pub fn play(
                     ),
                 );
             }
-            if clock_base.is_some() {
+            let clock = clock_base.map(|_| {
                 let c = &mut clocks[side.index()];
                 *c = c.saturating_sub(thought.elapsed) + inc;
-            }
+                *c
+            });
             let mv = match thought.reply {
                 Reply::Move(m) if pos.is_legal(m) => m,
                 Reply::Move(m) => {
@@ -333,6 +336,7 @@ pub fn play(
                 score: best.and_then(|i| i.score),
                 depth: thought.depth,
                 time: thought.elapsed,
+                clock,
             });
             pos.make_move(mv);
         }
@@ -421,7 +425,7 @@ mod tests {
     use super::*;
 
     fn played(cp: i32) -> PlayedMove {
-        PlayedMove { mv: Move::NONE, score: Some(Score::Cp(cp)), depth: None, time: Duration::ZERO }
+        PlayedMove { mv: Move::NONE, score: Some(Score::Cp(cp)), depth: None, time: Duration::ZERO, clock: None }
     }
 
     #[test]

@@ -37,9 +37,15 @@ fn escape(value: &str) -> String {
 }
 
 /// A move's comment as cutechess-cli writes it: the mover's score in pawns (or `+M3`) over the depth, and the
-/// time used.
+/// time used; in a game with clocks, then the mover's clock after the move as `[%clk H:MM:SS.mmm]`, the clock
+/// comment of lichess and ChessBase.
 fn move_comment(m: &PlayedMove) -> String {
-    let time = format!("{:.3}s", m.time.as_secs_f64());
+    let mut time = format!("{:.3}s", m.time.as_secs_f64());
+    if let Some(clock) = m.clock {
+        let ms = clock.as_millis();
+        let (h, m, s, ms) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+        time.push_str(&format!(" [%clk {h}:{m:02}:{s:02}.{ms:03}]"));
+    }
     match m.score {
         Some(Score::Cp(cp)) => format!("{{{:+.2}/{} {time}}}", f64::from(cp) / 100.0, m.depth.unwrap_or(0)),
         Some(Score::Mate(n)) => {
@@ -144,11 +150,14 @@ mod tests {
     fn a_written_game_reads_back() {
         let mut pos = Position::from_fen(START_FEN, Rules::JANGGI).unwrap();
         let mut moves = Vec::new();
-        for (text, score) in [("h1g3", Some(Score::Cp(12))), ("e9e9", Some(Score::Mate(-3))), ("e2e2", None)] {
+        let clocks = [None, Some(Duration::from_millis(3_723_045)), Some(Duration::from_millis(980))];
+        for ((text, score), clock) in
+            [("h1g3", Some(Score::Cp(12))), ("e9e9", Some(Score::Mate(-3))), ("e2e2", None)].into_iter().zip(clocks)
+        {
             let m = Move::parse(text, Notation::Uci).unwrap();
             assert!(pos.is_legal(m));
             pos.make_move(m);
-            moves.push(PlayedMove { mv: m, score, depth: Some(7), time: Duration::from_millis(31) });
+            moves.push(PlayedMove { mv: m, score, depth: Some(7), time: Duration::from_millis(31), clock });
         }
         let record = GameRecord {
             round: 3,
@@ -165,7 +174,9 @@ mod tests {
             thinking: Duration::ZERO,
         };
         let text = format_game(&record, "test", "1+0.01", "1+0.01");
-        assert!(text.contains("1. h1g3 {+0.12/7 0.031s} e9e9 {-M3/7 0.031s} 2. e2e2 {0.031s}"), "{text}");
+        let moves =
+            "1. h1g3 {+0.12/7 0.031s} e9e9 {-M3/7 0.031s [%clk 1:02:03.045]} 2. e2e2 {0.031s [%clk 0:00:00.980]}";
+        assert!(text.replace('\n', " ").contains(moves), "{text}");
         let games = parse_games(&(text.clone() + &text)).unwrap();
         assert_eq!(games.len(), 2);
         let g = &games[0];
