@@ -5,7 +5,8 @@ moves at each ply of the game, as an SVG line chart: where an engine spends its 
 
     tools/time_per_ply.py ladder/ladder-30_0.3.pgn --out docs/time-per-ply-30+0.3.svg --title "30+0.3"
 
-A ply is drawn while at least --min-games games (default 3) still go on at it. Without --out the SVG goes to
+A ply is drawn while at least --min-games games (default 3) still go on at it; each point is the mean over
+--smooth plies around it (default 6: three moves of each side), since one ply's mean over a few games is noisy. Without --out the SVG goes to
 stdout. Each engine's totals (moves, mean and longest move) are printed on stderr.
 """
 
@@ -48,12 +49,18 @@ def collect(paths):
     return times, controls, count
 
 
-def svg(times, title, min_games):
+def svg(times, title, min_games, smooth):
     width, height, left, right, top, bottom = 900, 420, 64, 180, 48, 48
     plies = sorted({p for per in times.values() for p, v in per.items() if len(v) >= min_games})
     if not plies:
         sys.exit(f"time_per_ply: no ply with {min_games} games or more")
-    means = {e: {p: sum(v) / len(v) for p, v in per.items() if len(v) >= min_games} for e, per in times.items()}
+    means = {}
+    for e, per in times.items():
+        kept = {p: v for p, v in per.items() if len(v) >= min_games}
+        means[e] = {}
+        for p in kept:
+            near = [t for q in range(p - smooth // 2, p + (smooth + 1) // 2) for t in kept.get(q, [])]
+            means[e][p] = sum(near) / len(near)
     top_value = max(max(m.values(), default=0) for m in means.values()) or 1.0
     step = [s for s in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20) if top_value / s <= 8][0]
     y_max = step * (int(top_value / step) + 1)
@@ -99,13 +106,14 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--title")
     parser.add_argument("--min-games", type=int, default=3)
+    parser.add_argument("--smooth", type=int, default=6, help="plies averaged into each point (1: none)")
     args = parser.parse_args()
     times, controls, count = collect(args.pgn)
     if not times:
         sys.exit("time_per_ply: no move with a time in " + ", ".join(args.pgn))
     title = args.title or f"Seconds per move by ply, {', '.join(sorted(controls))}"
     title += f" ({count} games)"
-    text = svg(times, title, args.min_games)
+    text = svg(times, title, args.min_games, max(args.smooth, 1))
     for engine, per in sorted(times.items()):
         all_times = [t for v in per.values() for t in v]
         print(f"{engine}: {len(all_times)} moves, mean {sum(all_times) / len(all_times):.3f} s, "
