@@ -17,15 +17,15 @@ pub use in_memory::{read, write};
 mod in_memory {
     use super::*;
     use std::collections::HashMap;
-    use std::sync::{Arc, Mutex};
+    use std::sync::Mutex;
 
-    /// Files the page wrote, by name. A net is read once when chosen, so the bytes are shared, not copied.
-    static FILES: Mutex<Option<HashMap<String, Arc<Vec<u8>>>>> = Mutex::new(None);
+    /// Files the page wrote, by name. A net's file is read once, when `EvalFile` chooses it.
+    static FILES: Mutex<Option<HashMap<String, Vec<u8>>>> = Mutex::new(None);
 
     /// Keeps `bytes` as the file `name` (replacing one of that name).
     pub fn write(name: &str, bytes: Vec<u8>) {
         let mut files = FILES.lock().unwrap_or_else(|e| e.into_inner());
-        files.get_or_insert_with(HashMap::new).insert(normalize(name), Arc::new(bytes));
+        files.get_or_insert_with(HashMap::new).insert(normalize(name), bytes);
     }
 
     /// The bytes of the file the page wrote as `path`.
@@ -33,7 +33,7 @@ mod in_memory {
         let files = FILES.lock().unwrap_or_else(|e| e.into_inner());
         let name = normalize(&path.to_string_lossy());
         match files.as_ref().and_then(|f| f.get(&name)) {
-            Some(bytes) => Ok(bytes.as_ref().clone()),
+            Some(bytes) => Ok(bytes.clone()),
             None => Err(io::Error::new(io::ErrorKind::NotFound, "no such file was given to the engine")),
         }
     }
