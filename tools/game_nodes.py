@@ -15,7 +15,7 @@ started with `--tune`, so search parameters may be given as options too.
 
     python3 tools/game_nodes.py --pgn match.pgn --depth 13
     python3 tools/game_nodes.py --pgn match.pgn --depth 13 --engine fairy-stockfish UCI_Variant=janggi \\
-        EvalFile=nets/janggi-0826650b560d.nnue
+        EvalFile=nets/janggi-a833bf032b6f.nnue
 """
 import argparse
 import pathlib
