@@ -1,7 +1,8 @@
 //! One generation of the net (`tools/net_next.py`) through the real binary, on a tiny budget: self-play data
 //! from the shipped net, a candidate trained from it, a match against the parent and the verdict; a second call
-//! with other settings refused; a foreign or corrupt data file refused with its name; and a run killed in the
-//! middle of its data that keeps every finished game and goes on with a new seed.
+//! with other settings refused, and a candidate the engine cannot load refused before any game; a foreign or
+//! corrupt data file refused with its name; and a run killed in the middle of its data that keeps every finished
+//! game and goes on with a new seed.
 
 use janggi::datagen::record::{self, HEADER_BYTES, RECORD_BYTES};
 use std::os::unix::process::CommandExt;
@@ -100,6 +101,14 @@ fn a_tiny_generation_runs_data_training_match_and_verdict_and_refuses_other_sett
     let err = text(&refused.stderr);
     assert!(err.contains("--nodes 200") && err.contains("300") && err.contains("never mixed"), "{err}");
     assert_eq!(data_files(&run_dir), files);
+
+    // A candidate the engine cannot load is refused before any game (it would play its embedded net instead).
+    std::fs::write(run_dir.join("train").join(name), b"not a net").unwrap();
+    let broken = run(&dir, &["--dir", "run", "--step", "match"]);
+    assert!(!broken.status.success());
+    let err = text(&broken.stderr);
+    assert!(err.contains("does not load") && err.contains(name), "{err}");
+    assert_eq!(std::fs::read_to_string(run_dir.join("match.pgn")).unwrap(), pgn);
 }
 
 #[test]

@@ -277,12 +277,24 @@ def step_train(args, run):
     print(f"net_next: train: candidate {os.path.join(folder, name)}", file=sys.stderr)
 
 
+def check_net(args, path):
+    """Fails unless the engine loads `path` as its EvalFile: a net it could not load would leave it playing its
+    embedded default net, and the match would measure the wrong thing."""
+    session = f"uci\nsetoption name EvalFile value {path}\nisready\nquit\n"
+    done = janggi(args, input=session, capture_output=True, text=True)
+    errors = [line for line in done.stdout.splitlines() if line.startswith("info string error")]
+    if done.returncode != 0 or errors or "readyok" not in done.stdout:
+        fail(f"the engine does not load {path}: {'; '.join(errors) or done.stderr.strip()}")
+
+
 def write_config(args, run, net):
     config = os.path.join(args.dir, "engines.toml")
     binary = os.path.abspath(args.binary)
-    parent = os.path.join("parent", run["parent"])
+    parent = os.path.join(args.dir, "parent", run["parent"])
     engines = ""
-    for name, path in (("candidate", os.path.relpath(net, args.dir)), ("parent", parent)):
+    # Absolute paths: the engines run in the caller's folder, whatever folder the run is in.
+    for name, path in (("candidate", os.path.abspath(net)), ("parent", os.path.abspath(parent))):
+        check_net(args, path)
         engines += (f"[[engine]]\nname = {json.dumps(name)}\ncommand = {json.dumps(binary)}\n[engine.options]\n"
                     f"Hash = 16\nThreads = 1\nEvalFile = {json.dumps(path)}\n\n")
     # Lost positions are given up once both engines agree (15 pawns for 4 moves), as in docs/results.md.
