@@ -243,12 +243,19 @@ fn errors_stop_the_match_before_any_game() {
     let dir = workdir("errors");
     let extra = format!(
         "[[engine]]\nname = \"xiangqi\"\n{}\n[[engine]]\nname = \"modern-only\"\ncommand = \"{BIN}\"\nvariants = \
-         [\"janggimodern\"]\n[[engine]]\nname = \"missing\"\ncommand = \"./no/such/engine\"\n",
+         [\"janggimodern\"]\n[[engine]]\nname = \"missing\"\ncommand = \"./no/such/engine\"\n[[engine]]\nname = \
+         \"no-net\"\ncommand = \"{BIN}\"\n[engine.options]\nEvalFile = \"no/such/janggi-net.nnue\"\n",
         fake("novariant", 1)
     );
     config(&dir, &extra);
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["--engines", "janggi,xiangqi"], "cannot play janggi: its UCI_Variant option lists xiangqi"),
+        // An engine that answers an option with an error would play as it was before the option.
+        (
+            &["--engines", "janggi,no-net"],
+            "engine 'no-net' refused its configuration: info string error: option 'EvalFile': cannot read net file \
+             no/such/janggi-net.nnue",
+        ),
         (&["--engines", "janggi,modern-only"], "does not play janggi"),
         (&["--engines", "janggi,missing"], "cannot start"),
         (&["--engines", "janggi,nobody"], "no engine named 'nobody'"),

@@ -126,6 +126,14 @@ fn same_option(a: &str, b: &str) -> bool {
     norm(a) == norm(b)
 }
 
+/// An engine's report of an error in what it was sent: our `info string error: ...`, Fairy-Stockfish's
+/// `info string ERROR: ...`.
+fn is_error_report(line: &str) -> bool {
+    line.trim_start()
+        .strip_prefix("info string ")
+        .is_some_and(|text| text.trim_start().get(..6).is_some_and(|w| w.eq_ignore_ascii_case("error:")))
+}
+
 /// What a variant option lists, in short: the Janggi variants among them, or the first few.
 fn listed(vars: &[String]) -> String {
     const SHOWN: usize = 8;
@@ -275,19 +283,34 @@ impl EngineProcess {
             }
             self.send(&Command::SetOption { name: option.clone(), value: Some(value.clone()) }).map_err(fail)?;
         }
-        self.ready(READY_TIMEOUT).map_err(fail)
+        // An option the engine refused (a net it could not read, say) would leave it playing with something
+        // else than the configuration says: the match would measure the wrong engine, so it stops here.
+        let refused = self.ready_collecting(READY_TIMEOUT, is_error_report).map_err(fail)?;
+        match refused.first() {
+            Some(line) => Err(format!("engine '{name}' refused its configuration: {line}")),
+            None => Ok(()),
+        }
+    }
+
+    /// Sends `isready` and waits for `readyok`, returning the lines before it that `keep` picks.
+    fn ready_collecting(&mut self, timeout: Duration, keep: fn(&str) -> bool) -> Result<Vec<String>, Failure> {
+        self.send(&Command::IsReady)?;
+        let deadline = Instant::now() + timeout;
+        let mut kept = Vec::new();
+        loop {
+            let (line, _) = self.next_line(deadline, None)?;
+            if let Ok(Message::ReadyOk) = parse_message(self.dialect, &line) {
+                return Ok(kept);
+            }
+            if keep(&line) {
+                kept.push(line);
+            }
+        }
     }
 
     /// Sends `isready` and waits for `readyok`.
     fn ready(&mut self, timeout: Duration) -> Result<(), Failure> {
-        self.send(&Command::IsReady)?;
-        let deadline = Instant::now() + timeout;
-        loop {
-            let (line, _) = self.next_line(deadline, None)?;
-            if let Ok(Message::ReadyOk) = parse_message(self.dialect, &line) {
-                return Ok(());
-            }
-        }
+        self.ready_collecting(timeout, |_| false).map(|_| ())
     }
 
     /// Prepares for a new game: `ucinewgame` (or the dialect's form), then `isready`.
