@@ -13,7 +13,8 @@
 # (tools/net_next.py --dir RUN: RUN/data/) or train on them directly; use a new SEED for every burst.
 #
 # Environment: OUT (default burst), SECONDS_OF_DATA (default 480), SEED (default: the time), NODES (default 5000),
-# FILES (default 4), THREADS (default: every core), JANGGI.
+# FILES (default 4), THREADS (default: every core), JANGGI, NET (a net file to play with instead of the embedded
+# default: a generation's parent; files for a tools/net_next.py run must come from its parent and its --nodes).
 set -euo pipefail
 OUT=${OUT:-burst}
 SECONDS_OF_DATA=${SECONDS_OF_DATA:-480}
@@ -21,6 +22,8 @@ SEED=${SEED:-$(date +%s)}
 NODES=${NODES:-5000}
 FILES=${FILES:-4}
 THREADS=${THREADS:-$(nproc)}
+NET_ARGS=()
+if [ -n "${NET:-}" ]; then NET_ARGS=(--net "$NET"); fi
 if [ -z "${JANGGI:-}" ]; then
     JANGGI=target/release/janggi
     if [ ! -x "$JANGGI" ]; then
@@ -30,18 +33,27 @@ if [ -z "${JANGGI:-}" ]; then
     fi
 fi
 mkdir -p "$OUT"
-per_file=$(( (THREADS + FILES - 1) / FILES ))
-echo "burst: $FILES files x $per_file threads, $NODES nodes a move, seed $SEED, $SECONDS_OF_DATA s" >&2
+if [ "$FILES" -gt "$THREADS" ]; then FILES=$THREADS; fi
+per_file=$(( THREADS / FILES ))
+echo "burst: $FILES files x $per_file threads, $NODES nodes a move, seed $SEED, $SECONDS_OF_DATA s${NET:+, net $NET}" >&2
 pids=()
+stopped=0
+# One SIGINT to each datagen, once: no new game starts, the games in progress are finished and written (a second
+# one would make datagen drop them; for that reason the children run in sessions of their own, out of reach of
+# the terminal's Ctrl-C, and `timeout` is not used: it signals the process group as well).
+stop() { if [ "$stopped" = 0 ]; then stopped=1; kill -INT "${pids[@]}" 2>/dev/null || true; fi; }
+# Stopped early (Ctrl-C, or the lender's SIGTERM): the same single SIGINT, so the games in progress are kept.
+trap stop INT TERM HUP
 for i in $(seq 0 $(( FILES - 1 ))); do
-    "$JANGGI" datagen --nodes "$NODES" --games 1000000 --threads "$per_file" --seed "$SEED" --shard "$i/$FILES" \
-        --out "$OUT/burst-$SEED.bin" &
+    setsid "$JANGGI" datagen "${NET_ARGS[@]}" --nodes "$NODES" --games 1000000 --threads "$per_file" --seed "$SEED" \
+        --shard "$i/$FILES" --out "$OUT/burst-$SEED.bin" &
     pids+=($!)
 done
-sleep "$SECONDS_OF_DATA"
-# One SIGINT each, as one Ctrl-C: no new game starts, the games in progress are finished and written. (`timeout`
-# would signal the process group as well, and a second signal makes datagen drop the games in progress.)
-kill -INT "${pids[@]}" 2>/dev/null || true
+# `wait` returns early when a trapped signal comes; then the children have their SIGINT already.
+sleep "$SECONDS_OF_DATA" & sleeper=$!
+wait "$sleeper" || kill "$sleeper" 2>/dev/null || true
+stop
+trap - INT TERM HUP
 status=0
 for pid in "${pids[@]}"; do
     # 130 is datagen's "interrupted", the planned end.

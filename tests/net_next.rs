@@ -140,7 +140,6 @@ fn a_foreign_or_corrupt_data_file_is_refused_with_its_name() {
 fn a_run_killed_while_making_data_keeps_every_finished_game_and_goes_on_with_a_new_seed() {
     let dir = workdir("killed");
     let settings = ["--dir", "run", "--step", "datagen", "--positions", "1000000", "--nodes", "200"];
-    // The tool and its datagen in a process group of their own, so that one kill stops both at once.
     let mut child = tool(&dir, &settings).stdout(Stdio::null()).stderr(Stdio::null()).process_group(0).spawn().unwrap();
     let first = dir.join("run/data/gen-1.bin");
     let start = Instant::now();
@@ -148,11 +147,27 @@ fn a_run_killed_while_making_data_keeps_every_finished_game_and_goes_on_with_a_n
         assert!(start.elapsed() < Duration::from_secs(120), "no data after two minutes");
         std::thread::sleep(Duration::from_millis(50));
     }
+    // The tool dies at once (its whole process group); its datagen, in a session of its own, is told as by
+    // Ctrl-C, finishes its games and exits, and holds the run's lock until then.
     let group = format!("-{}", child.id());
     assert!(Command::new("kill").args(["-KILL", "--", &group]).status().unwrap().success());
     child.wait().unwrap();
+    let killed_at = positions(&first);
+    let start = Instant::now();
+    loop {
+        let out = run(&dir, &["--dir", "run", "--step", "verdict"]);
+        let err = text(&out.stderr);
+        if !err.contains("still working in run") {
+            assert!(err.contains("no match games yet"), "{err}");
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "the orphaned datagen never stopped");
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let before = std::fs::metadata(&first).unwrap().len();
-    // Whatever a kill cut short at the end of the file: half a record.
+    assert_eq!((before - HEADER_BYTES as u64) % RECORD_BYTES as u64, 0, "the games in progress were written whole");
+    assert!(positions(&first) >= killed_at);
+    // What a machine that died in the middle of a write would leave: half a record.
     let mut bytes = std::fs::read(&first).unwrap();
     bytes.extend_from_slice(&[7; 13]);
     std::fs::write(&first, &bytes).unwrap();
@@ -163,11 +178,8 @@ fn a_run_killed_while_making_data_keeps_every_finished_game_and_goes_on_with_a_n
     resumed.extend_from_slice(&["--hours", "0.0004"]);
     let out = run(&dir, &resumed);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("trimming a record cut short"), "{}", text(&out.stderr));
-    let after = std::fs::read(&first).unwrap();
-    let whole = before - (before - HEADER_BYTES as u64) % RECORD_BYTES as u64;
-    assert_eq!(after.len() as u64, whole);
-    assert_eq!(after[..], bytes[..whole as usize]);
+    assert!(text(&out.stderr).contains("trimming a record cut short (13 bytes)"), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(&first).unwrap()[..], bytes[..before as usize]);
     let second = dir.join("run/data/gen-2.bin");
     assert!(second.exists() && positions(&second) > 0, "{:?}", data_files(&dir.join("run")));
     let stats = Command::new(BIN).args(["datagen", "stats"]).args(data_files(&dir.join("run"))).output().unwrap();

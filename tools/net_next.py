@@ -28,6 +28,7 @@ recipe and the lineage of the shipped nets.
 """
 
 import argparse
+import fcntl
 import glob
 import hashlib
 import json
@@ -44,6 +45,8 @@ STEPS = ["datagen", "train", "match", "verdict"]
 HEADER_BYTES = 16
 RECORD_BYTES = 32
 MAGIC = b"JANGGIDG"
+# Match games between two looks at the SPRT (an even number: both colours of each opening).
+SPRT_BATCH = 20
 
 # The settings of a run, their defaults, and what each does. The first call writes them to run.json.
 SETTINGS = {
@@ -84,41 +87,104 @@ def default_net():
 
 def settings(args):
     """The run's settings: run.json's when the run exists (a flag naming another value is refused), else the
-    flags' (or the defaults), written to run.json together with the parent net."""
+    flags' (or the defaults), written to run.json together with the parent net. Shards of an array job starting
+    at once on a new folder take turns here (a lock), so exactly one of them writes the settings."""
     path = os.path.join(args.dir, "run.json")
     given = {k: getattr(args, k) for k in SETTINGS if getattr(args, k) is not None}
-    if os.path.exists(path):
-        try:
-            with open(path) as f:
-                run = json.load(f)
-        except (OSError, ValueError) as e:
-            fail(f"{path}: {e}")
-        for key, value in given.items():
-            if key in run and run[key] != value:
-                flag = "--" + key.rstrip("_").replace("_", "-")
-                fail(f"{args.dir} was started with {flag} {run[key]}; this call says {value}: the settings of two "
-                     f"experiments are never mixed (use another --dir)")
-        if args.net and sha256(args.net) != run["parent_sha256"]:
-            fail(f"{args.dir} continues {run['parent']}; --net {args.net} is another net (use another --dir)")
+    with open(os.path.join(args.dir, "settings.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(path):
+            try:
+                with open(path) as f:
+                    run = json.load(f)
+            except (OSError, ValueError) as e:
+                fail(f"{path}: {e}")
+            for key, value in given.items():
+                if key in run and run[key] != value:
+                    flag = "--" + key.rstrip("_").replace("_", "-")
+                    fail(f"{args.dir} was started with {flag} {run[key]}; this call says {value}: the settings of "
+                         f"two experiments are never mixed (use another --dir)")
+            if args.net and sha256(args.net) != run["parent_sha256"]:
+                fail(f"{args.dir} continues {run['parent']}; --net {args.net} is another net (use another --dir)")
+            return run
+        run = {k: given.get(k, default) for k, (default, _, _) in SETTINGS.items()}
+        if not re.fullmatch(r"\d+(\.\d+)?\+\d+(\.\d+)?|\d+ms", run["tc"]):
+            fail(f"--tc {run['tc']}: a clock BASE+INC in seconds or Nms a move")
+        if not re.fullmatch(r"-?\d+(\.\d+)?,-?\d+(\.\d+)?", run["sprt"]):
+            fail(f"--sprt {run['sprt']}: ELO0,ELO1")
+        parent = args.net or default_net()
+        if not os.path.isfile(parent):
+            fail(f"--net {parent}: no such file")
+        os.makedirs(os.path.join(args.dir, "parent"), exist_ok=True)
+        # Fairy-Stockfish loads a Janggi net only by a name starting with "janggi"; keep the parent's name.
+        name = os.path.basename(parent) if os.path.basename(parent).startswith("janggi") else "janggi-parent.nnue"
+        write_atomically(os.path.join(args.dir, "parent", name), open(parent, "rb").read())
+        run["parent"] = name
+        run["parent_sha256"] = sha256(parent)
+        write_atomically(path, json.dumps(run, indent=1).encode())
         return run
-    run = {k: given.get(k, default) for k, (default, _, _) in SETTINGS.items()}
-    if not re.fullmatch(r"\d+(\.\d+)?\+\d+(\.\d+)?|\d+ms", run["tc"]):
-        fail(f"--tc {run['tc']}: a clock BASE+INC in seconds or Nms a move")
-    if not re.fullmatch(r"-?\d+(\.\d+)?,-?\d+(\.\d+)?", run["sprt"]):
-        fail(f"--sprt {run['sprt']}: ELO0,ELO1")
-    parent = args.net or default_net()
-    if not os.path.isfile(parent):
-        fail(f"--net {parent}: no such file")
-    os.makedirs(os.path.join(args.dir, "parent"), exist_ok=True)
-    # Fairy-Stockfish loads a Janggi net only by a name starting with "janggi"; keep the parent's name.
-    name = os.path.basename(parent) if os.path.basename(parent).startswith("janggi") else "janggi-parent.nnue"
-    shutil.copyfile(parent, os.path.join(args.dir, "parent", name))
-    run["parent"] = name
-    run["parent_sha256"] = sha256(parent)
-    with open(path + ".tmp", "w") as f:
-        json.dump(run, f, indent=1)
-    os.replace(path + ".tmp", path)
-    return run
+
+
+def write_atomically(path, data):
+    """Writes a file whole or not at all (a temporary name of this process, then a rename)."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def hold_lock(args, shard):
+    """Takes this folder's (or this shard's) lock for the rest of the call; a second call working on the same
+    data is refused. The children inherit it, so a child left running by a killed call still holds it."""
+    name = f"call.{shard[0]}-of-{shard[1]}.lock" if shard else "call.lock"
+    lock = open(os.path.join(args.dir, name), "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fail(f"another call (or a program it started) is still working in {args.dir}{' on this shard' if shard else ''}")
+    return lock
+
+
+class Child:
+    """A program this script runs, in a session of its own, so that a Ctrl-C at the terminal reaches this script
+    only: SIGINT, SIGTERM or SIGHUP here is passed on to the child as one SIGINT each (its own Ctrl-C: datagen
+    finishes its games, a match keeps its finished games), and the child gets SIGINT if this script dies."""
+    current = None
+    interrupted = False
+
+    @staticmethod
+    def forward(signum, frame):
+        Child.interrupted = True
+        if Child.current and Child.current.poll() is None:
+            Child.current.send_signal(signal.SIGINT)
+
+    @staticmethod
+    def start(args, command, lock, **kwargs):
+        if Child.interrupted:
+            stopped("the run")
+        env = dict(os.environ)
+        if not args.shard:
+            # Not a shard: the binary must not find an array job's index and shard itself.
+            for var in ("JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN",
+                        "SLURM_ARRAY_TASK_COUNT"):
+                env.pop(var, None)
+        print(f"net_next: {' '.join(command)}", file=sys.stderr, flush=True)
+        child = subprocess.Popen(command, start_new_session=True, preexec_fn=die_with_parent, env=env,
+                                 pass_fds=(lock.fileno(),), **kwargs)
+        Child.current = child
+        return child
+
+
+def die_with_parent():
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGINT)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def stopped(what):
+    fail(f"{what} stopped by a signal: what was finished is kept; run the same command to continue")
 
 
 def janggi(args, *command, **kwargs):
@@ -134,7 +200,10 @@ def shard_parts(shard):
         fail(f"--shard {shard}: I/N or auto/N")
     index = m.group(1)
     if index == "auto":
-        index = os.environ.get("JOB_COMPLETION_INDEX") or os.environ.get("SLURM_ARRAY_TASK_ID")
+        index = os.environ.get("JOB_COMPLETION_INDEX")
+        if index is None and os.environ.get("SLURM_ARRAY_TASK_ID") is not None:
+            # As the binary reads it: --array=1-8 is shards 0..7 as well as --array=0-7.
+            index = str(int(os.environ["SLURM_ARRAY_TASK_ID"]) - int(os.environ.get("SLURM_ARRAY_TASK_MIN", "0")))
         if index is None:
             fail("--shard auto/N needs JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID")
     if int(index) >= int(m.group(2)):
@@ -143,7 +212,7 @@ def shard_parts(shard):
 
 
 def data_files(run_dir):
-    return sorted(glob.glob(os.path.join(run_dir, "data", "*.bin")))
+    return sorted(glob.glob(os.path.join(glob.escape(run_dir), "data", "*.bin")))
 
 
 def check_data_file(path):
@@ -167,15 +236,30 @@ def check_data_file(path):
     return (whole - HEADER_BYTES) // RECORD_BYTES
 
 
-def step_datagen(args, run):
-    if candidate(args):
-        print("net_next: datagen: the candidate is trained already; its data stays as it is", file=sys.stderr)
+def layout_check(args, shard, paths, what):
+    """Refuses to mix layouts: one seed played whole and the same seed played as shards (or as shards of
+    another count) share games, which would then be counted twice."""
+    pattern = re.compile(r".*\.(\d+)-of-(\d+)\.(bin|pgn)$")
+    for path in paths:
+        m = pattern.match(path)
+        theirs = int(m.group(2)) if m else None
+        if theirs != (shard[1] if shard else None):
+            fail(f"{path}: this run's {what} was made {f'in {theirs} shards' if theirs else 'whole'}; this call "
+                 f"{f'makes {shard[1]} shards' if shard else 'is not a shard'}: one layout a run")
+
+
+def step_datagen(args, run, lock):
+    if candidate(args) or os.path.exists(os.path.join(train_dir(args), "data.json")):
+        print("net_next: datagen: training has begun on the data; it stays as it is", file=sys.stderr)
         return
     shard = shard_parts(args.shard)
     data = os.path.join(args.dir, "data")
     os.makedirs(data, exist_ok=True)
+    generated = [f for f in data_files(args.dir) if re.fullmatch(r"gen-\d+(\.\d+-of-\d+)?\.bin", os.path.basename(f))]
+    layout_check(args, shard, generated, "data")
     # Only this shard's files are checked (and trimmed): the other shards may be writing theirs right now.
-    mine = [f for f in data_files(args.dir) if not shard or f.endswith(f".{shard[0]}-of-{shard[1]}.bin")]
+    own_name = re.compile(rf"gen-\d+\.{shard[0]}-of-{shard[1]}\.bin" if shard else r"gen-\d+\.bin")
+    mine = [f for f in generated if own_name.fullmatch(os.path.basename(f))]
     have = sum(check_data_file(f) for f in mine)
     target = run["positions"] // (shard[1] if shard else 1)
     print(f"net_next: datagen: this {'shard' if shard else 'run'} has {have} positions of {target}", file=sys.stderr)
@@ -194,26 +278,23 @@ def step_datagen(args, run):
                    "--out", name]
         if shard:
             command += ["--shard", f"{shard[0]}/{shard[1]}"]
-        print(f"net_next: {' '.join(command)}", file=sys.stderr, flush=True)
-        child = subprocess.Popen(command, stdout=sys.stderr)
+        child = Child.start(args, command, lock, stdout=sys.stderr)
         before = have
         stopping = False
-        try:
-            while child.poll() is None:
-                time.sleep(0.5)
-                made = (os.path.getsize(own) - HEADER_BYTES) // RECORD_BYTES if os.path.exists(own) else 0
-                have = before + max(made, 0)
-                late = deadline is not None and time.monotonic() >= deadline
-                if not stopping and (have >= target or late):
-                    # As Ctrl-C: the games in progress finish and are written.
-                    child.send_signal(signal.SIGINT)
-                    stopping = True
-        except KeyboardInterrupt:
-            child.wait()
-            fail("datagen stopped by Ctrl-C: every finished game is kept; run the same command to continue")
+        while child.poll() is None:
+            time.sleep(0.5)
+            made = (os.path.getsize(own) - HEADER_BYTES) // RECORD_BYTES if os.path.exists(own) else 0
+            have = before + max(made, 0)
+            late = deadline is not None and time.monotonic() >= deadline
+            if not stopping and not Child.interrupted and (have >= target or late):
+                # As Ctrl-C: the games in progress finish and are written.
+                child.send_signal(signal.SIGINT)
+                stopping = True
+        have = before + check_data_file(own) if os.path.exists(own) else before
+        if Child.interrupted:
+            stopped("datagen")
         if child.returncode not in (0, 130) or (child.returncode == 130 and not stopping):
             fail(f"janggi datagen stopped with exit code {child.returncode}")
-        have = before + check_data_file(own) if os.path.exists(own) else before
     print(f"net_next: datagen: {have} positions of {target}", file=sys.stderr)
 
 
@@ -230,7 +311,7 @@ def candidate(args):
         return os.path.join(train_dir(args), f.read().strip())
 
 
-def step_train(args, run):
+def step_train(args, run, lock):
     if candidate(args):
         print(f"net_next: train: done ({candidate(args)})", file=sys.stderr)
         return
@@ -242,38 +323,42 @@ def step_train(args, run):
     folder = train_dir(args)
     manifest = os.path.join(folder, "data.json")
     listed = [[os.path.relpath(f, args.dir), os.path.getsize(f)] for f in files]
-    common = ["--epochs", str(run["epochs"]), "--out", os.path.join(folder, "candidate.nnue"),
+    # Every setting goes with a resumed run too: the checkpoint holds the weights and the step, not the recipe.
+    recipe = ["--mirror", "--lambda", str(run["lambda_"]), "--lr", str(run["lr"]), "--lr-drop-every",
+              str(run["lr_drop_every"]), "--lr-gamma", str(run["lr_gamma"]), "--seed", str(run["seed"]),
+              "--epochs", str(run["epochs"]), "--out", os.path.join(folder, "candidate.nnue"),
               "--threads", str(args.threads)]
     checkpoint = os.path.join(folder, "checkpoint.bin")
     if os.path.exists(checkpoint) and os.path.exists(manifest):
         with open(manifest) as f:
             if json.load(f) != listed:
                 fail(f"train: the data changed since training began; delete {folder} to train on all of it")
-        command = ["train", *files, "--resume", folder, *common]
+        command = [args.binary, "train", *files, "--resume", folder, *recipe]
     else:
         if os.path.exists(folder):
             shutil.rmtree(folder)
         os.makedirs(folder)
-        with open(manifest, "w") as f:
-            json.dump(listed, f)
-        command = ["train", *files, "--dir", folder, "--mirror", "--lambda", str(run["lambda_"]),
-                   "--lr", str(run["lr"]), "--lr-drop-every", str(run["lr_drop_every"]),
-                   "--lr-gamma", str(run["lr_gamma"]), "--seed", str(run["seed"]), *common]
+        write_atomically(manifest, json.dumps(listed).encode())
+        command = [args.binary, "train", *files, "--dir", folder, *recipe]
         if not run["scratch"]:
             command += ["--init", os.path.join(args.dir, "parent", run["parent"])]
-    print(f"net_next: janggi {' '.join(command)}", file=sys.stderr, flush=True)
+    child = Child.start(args, command, lock, stdout=subprocess.PIPE, text=True)
     with open(os.path.join(folder, "log.txt"), "a") as log:
-        done = janggi(args, *command, stdout=subprocess.PIPE, text=True)
-        log.write(done.stdout)
-    sys.stderr.write(done.stdout)
-    if done.returncode != 0:
-        fail(f"train: janggi train stopped with exit code {done.returncode}; run the same command to continue")
+        # Line by line: an epoch's line is on the screen and in the log as soon as it is printed.
+        for line in child.stdout:
+            log.write(line)
+            log.flush()
+            sys.stderr.write(line)
+    child.wait()
+    if Child.interrupted:
+        stopped("training (it continues from its last finished epoch)")
+    if child.returncode != 0:
+        fail(f"train: janggi train stopped with exit code {child.returncode}; run the same command to continue")
     # Named as shipped nets are (and as Fairy-Stockfish needs: "janggi" first).
     net = os.path.join(folder, "candidate.nnue")
     name = f"janggi-{sha256(net)[:12]}.nnue"
     os.replace(net, os.path.join(folder, name))
-    with open(os.path.join(folder, "candidate.txt"), "w") as f:
-        f.write(name + "\n")
+    write_atomically(os.path.join(folder, "candidate.txt"), (name + "\n").encode())
     print(f"net_next: train: candidate {os.path.join(folder, name)}", file=sys.stderr)
 
 
@@ -305,7 +390,7 @@ def write_config(args, run, net):
 
 
 def match_files(args):
-    pgn = os.path.join(args.dir, "match.pgn")
+    pgn = os.path.join(glob.escape(args.dir), "match.pgn")
     return sorted(set(glob.glob(pgn) + glob.glob(os.path.join(glob.escape(args.dir), "match.*-of-*.pgn"))))
 
 
@@ -331,13 +416,19 @@ def decision(text):
     return state[1] if state else None
 
 
-def step_match(args, run):
+def games_in(path):
+    if not os.path.exists(path):
+        return 0
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return sum(1 for line in f if line.startswith("[Result "))
+
+
+def step_match(args, run, lock):
     net = candidate(args)
     if not net:
         fail("match: no candidate yet (run the train step first)")
-    if not args.shard and decision(merge(args, run)) in ("H0 accepted", "H1 accepted"):
-        print("net_next: match: the SPRT has decided", file=sys.stderr)
-        return
+    shard = shard_parts(args.shard)
+    layout_check(args, shard, match_files(args), "match")
     config = write_config(args, run, net)
     openings = os.path.join(args.dir, "openings.epd")
     if not os.path.exists(openings):
@@ -346,26 +437,43 @@ def step_match(args, run):
                                str(run["seed"] + 1000003)], capture_output=True, text=True)
         if made.returncode != 0:
             fail(f"random_openings.py failed:\n{made.stderr}")
-        with open(openings + ".tmp", "w") as f:
-            f.write(made.stdout)
-        os.replace(openings + ".tmp", openings)
+        write_atomically(openings, made.stdout.encode())
     pgn = os.path.join(args.dir, "match.pgn")
     clock = ["--movetime", run["tc"][:-2]] if run["tc"].endswith("ms") else ["--tc", run["tc"]]
-    command = ["match", "next", "--config", config, "--engines", "candidate,parent", "--games", str(run["games"]),
-               "--concurrency", str(args.concurrency), "--openings", openings, "--pgn", pgn, *clock]
-    shard = shard_parts(args.shard)
-    mine = pgn
     if shard:
-        command += ["--shard", f"{shard[0]}/{shard[1]}"]
+        # A shard plays its share of all the games; the verdict merges the shards.
         mine = os.path.join(args.dir, f"match.{shard[0]}-of-{shard[1]}.pgn")
-    else:
-        command += ["--sprt", run["sprt"]]
-    if os.path.exists(mine):
+        play(args, lock, config, openings, clock, pgn, run["games"], resume=os.path.exists(mine),
+             shard=f"{shard[0]}/{shard[1]}")
+        return
+    while True:
+        # The SPRT the verdict reads (on game pairs), tested between batches: the runner's own --sprt is on single
+        # games and could stop where this one has not decided.
+        if decision(merge(args, run)) in ("H0 accepted", "H1 accepted"):
+            print("net_next: match: the SPRT has decided", file=sys.stderr)
+            return
+        played = games_in(pgn)
+        if played >= run["games"]:
+            return
+        play(args, lock, config, openings, clock, pgn, min(run["games"], played + SPRT_BATCH),
+             resume=os.path.exists(pgn))
+        if games_in(pgn) <= played:
+            fail(f"match: no game was added to {pgn}")
+
+
+def play(args, lock, config, openings, clock, pgn, games, resume, shard=None):
+    command = [args.binary, "match", "next", "--config", config, "--engines", "candidate,parent", "--games",
+               str(games), "--concurrency", str(args.concurrency), "--openings", openings, "--pgn", pgn, *clock]
+    if shard:
+        command += ["--shard", shard]
+    if resume:
         command.append("--resume")
-    print(f"net_next: janggi {' '.join(command)}", file=sys.stderr, flush=True)
-    done = janggi(args, *command, stdout=sys.stderr)
-    if done.returncode != 0:
-        fail(f"match: janggi match stopped with exit code {done.returncode}; run the same command to continue")
+    child = Child.start(args, command, lock, stdout=sys.stderr)
+    child.wait()
+    if Child.interrupted:
+        stopped("the match")
+    if child.returncode != 0:
+        fail(f"match: janggi match stopped with exit code {child.returncode}; run the same command to continue")
 
 
 def step_verdict(args, run):
@@ -373,13 +481,17 @@ def step_verdict(args, run):
     if text is None:
         fail("verdict: no match games yet (run the match step first)")
     net = candidate(args)
+    games = re.search(r"^candidate vs parent: (.*)$", text, re.M)
+    if not games:
+        # The merge puts first the engine of the earliest game it holds; the SPRT is that engine's.
+        fail("verdict: the merged games list the parent first (the match's first game is missing?), so their SPRT "
+             "is the parent's; play the missing games (--step match) first")
     d = decision(text)
     verdict = {"H1 accepted": "replace", "H0 accepted": "keep"}.get(d, "undecided")
-    games = re.search(r"^candidate vs parent: (.*)$", text, re.M)
     pairs = re.search(r"^candidate pairs (.*)$", text, re.M)
     lines = [f"verdict: {verdict}",
              f"candidate {os.path.relpath(net, args.dir) if net else '?'} against parent parent/{run['parent']}",
-             f"games: {games.group(1) if games else '?'}",
+             f"games: {games.group(1)}",
              f"pairs: {pairs.group(1) if pairs else '?'}",
              f"SPRT [{run['sprt']}] on game pairs: " + ("LLR {}, {}".format(*sprt_state(text))
                                                            if d else "?")]
@@ -388,8 +500,7 @@ def step_verdict(args, run):
                      "docs/nets.md")
     elif verdict == "undecided":
         lines.append("no decision in the games played: the parent stays (more games, or --games, decide it)")
-    with open(os.path.join(args.dir, "verdict.txt"), "w") as f:
-        f.write("\n".join(lines) + "\n\n" + text)
+    write_atomically(os.path.join(args.dir, "verdict.txt"), ("\n".join(lines) + "\n\n" + text).encode())
     print("\n".join(lines))
 
 
@@ -416,18 +527,21 @@ def main():
         fail(f"no janggi binary at {args.binary} (cargo build --release, or --binary)")
     os.makedirs(args.dir, exist_ok=True)
     run = settings(args)
+    lock = hold_lock(args, shard_parts(args.shard))
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, Child.forward)
     steps = STEPS if args.step == "all" else [args.step]
     for step in steps:
         if step == "datagen":
-            step_datagen(args, run)
+            step_datagen(args, run, lock)
         elif step == "train":
             if args.shard and args.step == "all":
                 print("net_next: a shard stops after its data; train on one machine with --step train",
                       file=sys.stderr)
                 return
-            step_train(args, run)
+            step_train(args, run, lock)
         elif step == "match":
-            step_match(args, run)
+            step_match(args, run, lock)
         else:
             step_verdict(args, run)
 
