@@ -35,7 +35,8 @@ fi
 mkdir -p "$OUT"
 if [ "$FILES" -gt "$THREADS" ]; then FILES=$THREADS; fi
 per_file=$(( THREADS / FILES ))
-echo "burst: $FILES files x $per_file threads, $NODES nodes a move, seed $SEED, $SECONDS_OF_DATA s${NET:+, net $NET}" >&2
+echo "burst: $FILES files x $per_file threads, $NODES nodes a move, seed $SEED," \
+    "$SECONDS_OF_DATA s${NET:+, net $NET}" >&2
 pids=()
 stopped=0
 # One SIGINT to each datagen, once: no new game starts, the games in progress are finished and written (a second

@@ -39,8 +39,20 @@ fn text(bytes: &[u8]) -> String {
 
 /// The settings of a tiny generation: a few hundred positions at 200 nodes, one epoch, four games at 20 ms a move.
 const TINY: [&str; 14] = [
-    "--dir", "run", "--positions", "400", "--nodes", "200", "--epochs", "1", "--games", "4", "--tc", "20ms",
-    "--concurrency", "2",
+    "--dir",
+    "run",
+    "--positions",
+    "400",
+    "--nodes",
+    "200",
+    "--epochs",
+    "1",
+    "--games",
+    "4",
+    "--tc",
+    "20ms",
+    "--concurrency",
+    "2",
 ];
 
 fn positions(path: &Path) -> u64 {
@@ -72,8 +84,8 @@ fn a_tiny_generation_runs_data_training_match_and_verdict_and_refuses_other_sett
     let total: u64 = files.iter().map(|f| positions(f)).sum();
     assert!(total >= 400, "{total} positions in {files:?}");
     for f in &files {
-        let n = record::open(f).unwrap().map(|r| r.unwrap()).count() as u64;
-        assert_eq!(n, positions(f));
+        let read = record::open(f).unwrap().collect::<Result<Vec<_>, _>>().unwrap();
+        assert_eq!(read.len() as u64, positions(f));
     }
     // The candidate, named as shipped nets are, reads as a net of the format.
     let name = std::fs::read_to_string(run_dir.join("train/candidate.txt")).unwrap();
@@ -102,13 +114,17 @@ fn a_tiny_generation_runs_data_training_match_and_verdict_and_refuses_other_sett
     assert!(err.contains("--nodes 200") && err.contains("300") && err.contains("never mixed"), "{err}");
     assert_eq!(data_files(&run_dir), files);
 
-    // A candidate the engine cannot load is refused before any game (it would play its embedded net instead).
+    // A candidate the engine cannot load is refused before any game (it would play its embedded net instead):
+    // with the last two games still to play, the match stops at the engines' set-up and adds nothing.
     std::fs::write(run_dir.join("train").join(name), b"not a net").unwrap();
+    let third = pgn.match_indices("[Event ").nth(2).map(|(i, _)| i).expect("four games");
+    let two_games = &pgn[..third];
+    std::fs::write(run_dir.join("match.pgn"), two_games).unwrap();
     let broken = run(&dir, &["--dir", "run", "--step", "match"]);
     assert!(!broken.status.success());
     let err = text(&broken.stderr);
-    assert!(err.contains("does not load") && err.contains(name), "{err}");
-    assert_eq!(std::fs::read_to_string(run_dir.join("match.pgn")).unwrap(), pgn);
+    assert!(err.contains("engine 'candidate' refused its configuration") && err.contains(name), "{err}");
+    assert_eq!(std::fs::read_to_string(run_dir.join("match.pgn")).unwrap(), two_games);
 }
 
 #[test]

@@ -11,10 +11,11 @@ that names another value is refused, so two experiments' settings never mix), `p
 `match.pgn` and `verdict.txt`. Every step resumes: run the same command again after a stop, a Ctrl-C or a kill.
 
 - **datagen** plays the parent's games (`janggi datagen --net parent`), one file per seed, until the run holds
-  `--positions` or `--hours` have passed in this call (then `all` trains on what there is); Ctrl-C (or the time) lets the games in progress finish.
-  A file cut by a kill is trimmed to its last whole record, so no finished game is lost; the next call starts a
-  new seed, so data accumulates across days. `--shard I/N` (or `auto/N`) plays shard I of each seed's games into
-  its own file (`NAME.I-of-N.bin`), for a cluster's array job over one shared folder.
+  `--positions` or `--hours` have passed in this call (then `all` trains on what there is); Ctrl-C (or the time)
+  lets the games in progress finish. A file cut by a kill is trimmed to its last whole record, so no finished
+  game is lost; the next call starts a new seed, so data accumulates across days. `--shard I/N` (or `auto/N`)
+  plays shard I of each seed's games into its own file (`NAME.I-of-N.bin`), for a cluster's array job over one
+  shared folder.
 - **train** trains the candidate on every data file (continuing the parent, `--init`, unless `--scratch`), with
   the positions' mirror images; an interrupted training continues from its checkpoint.
 - **match** plays the candidate against the parent at `--tc` from `--openings` random openings made with a seed of
@@ -141,7 +142,8 @@ def hold_lock(args, shard):
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        fail(f"another call (or a program it started) is still working in {args.dir}{' on this shard' if shard else ''}")
+        where = f"{args.dir}{' on this shard' if shard else ''}"
+        fail(f"another call (or a program it started) is still working in {where}")
     return lock
 
 
@@ -362,24 +364,14 @@ def step_train(args, run, lock):
     print(f"net_next: train: candidate {os.path.join(folder, name)}", file=sys.stderr)
 
 
-def check_net(args, path):
-    """Fails unless the engine loads `path` as its EvalFile: a net it could not load would leave it playing its
-    embedded default net, and the match would measure the wrong thing."""
-    session = f"uci\nsetoption name EvalFile value {path}\nisready\nquit\n"
-    done = janggi(args, input=session, capture_output=True, text=True)
-    errors = [line for line in done.stdout.splitlines() if line.startswith("info string error")]
-    if done.returncode != 0 or errors or "readyok" not in done.stdout:
-        fail(f"the engine does not load {path}: {'; '.join(errors) or done.stderr.strip()}")
-
-
 def write_config(args, run, net):
     config = os.path.join(args.dir, "engines.toml")
     binary = os.path.abspath(args.binary)
     parent = os.path.join(args.dir, "parent", run["parent"])
     engines = ""
-    # Absolute paths: the engines run in the caller's folder, whatever folder the run is in.
+    # Absolute paths: the engines run in the caller's folder, whatever folder the run is in. A net an engine
+    # cannot load stops `janggi match` before any game (it refuses an engine that answers an option with an error).
     for name, path in (("candidate", os.path.abspath(net)), ("parent", os.path.abspath(parent))):
-        check_net(args, path)
         engines += (f"[[engine]]\nname = {json.dumps(name)}\ncommand = {json.dumps(binary)}\n[engine.options]\n"
                     f"Hash = 16\nThreads = 1\nEvalFile = {json.dumps(path)}\n\n")
     # Lost positions are given up once both engines agree (15 pawns for 4 moves), as in docs/results.md.
@@ -443,7 +435,7 @@ def step_match(args, run, lock):
     if shard:
         # A shard plays its share of all the games; the verdict merges the shards.
         mine = os.path.join(args.dir, f"match.{shard[0]}-of-{shard[1]}.pgn")
-        play(args, lock, config, openings, clock, pgn, run["games"], resume=os.path.exists(mine),
+        play(args, lock, config, openings, clock, pgn, run["games"], resume=os.path.exists(mine), net=net,
              shard=f"{shard[0]}/{shard[1]}")
         return
     while True:
@@ -456,12 +448,12 @@ def step_match(args, run, lock):
         if played >= run["games"]:
             return
         play(args, lock, config, openings, clock, pgn, min(run["games"], played + SPRT_BATCH),
-             resume=os.path.exists(pgn))
+             resume=os.path.exists(pgn), net=net)
         if games_in(pgn) <= played:
             fail(f"match: no game was added to {pgn}")
 
 
-def play(args, lock, config, openings, clock, pgn, games, resume, shard=None):
+def play(args, lock, config, openings, clock, pgn, games, resume, net, shard=None):
     command = [args.binary, "match", "next", "--config", config, "--engines", "candidate,parent", "--games",
                str(games), "--concurrency", str(args.concurrency), "--openings", openings, "--pgn", pgn, *clock]
     if shard:
@@ -473,7 +465,8 @@ def play(args, lock, config, openings, clock, pgn, games, resume, shard=None):
     if Child.interrupted:
         stopped("the match")
     if child.returncode != 0:
-        fail(f"match: janggi match stopped with exit code {child.returncode}; run the same command to continue")
+        fail(f"match: janggi match stopped with exit code {child.returncode} (candidate {net}); run the same "
+             f"command to continue")
 
 
 def step_verdict(args, run):

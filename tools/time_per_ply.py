@@ -6,8 +6,8 @@ moves at each ply of the game, as an SVG line chart: where an engine spends its 
     tools/time_per_ply.py ladder/ladder-30_0.3.pgn --out docs/time-per-ply-30+0.3.svg --title "30+0.3"
 
 A ply is drawn while at least --min-games games (default 3) still go on at it; each point is the mean over
---smooth plies around it (default 6: three moves of each side), since one ply's mean over a few games is noisy. Without --out the SVG goes to
-stdout. Each engine's totals (moves, mean and longest move) are printed on stderr.
+--smooth plies around it (default 6: three moves of each side), since one ply's mean over a few games is noisy.
+Without --out the SVG goes to stdout. Each engine's totals (moves, mean and longest move) are printed on stderr.
 """
 
 import argparse
