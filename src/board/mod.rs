@@ -3,6 +3,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod check_filter;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
@@ -18,6 +19,7 @@ pub mod status;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use check_filter::CheckFilter;
 pub use fen::FenError;
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, PieceKind};

@@ -11,7 +11,7 @@ use super::moves::{Move, MoveList};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
 use super::rules::Bikjang;
-use super::square::{FILES, RANKS, Square};
+use super::square::Square;
 
 impl Position {
     /// Whether the last moves ended the game on the spot (two passes in a row, or a pass that answered bikjang),
@@ -68,6 +68,14 @@ impl Position {
         }
         let must_break = self.must_break_bikjang();
         self.keeps_general_safe(from, to, piece.kind(), must_break)
+    }
+
+    /// Whether the side to move has a legal move (a pass included): `legal_moves` stopped at the first one, for
+    /// the search's test of whether a check mates.
+    pub fn has_legal_move(&self) -> bool {
+        let mut found = AnyMove(false);
+        self.generate::<false, _>(&mut found);
+        found.0
     }
 
     /// The number of legal moves (perft's last ply).
@@ -128,46 +136,15 @@ impl Position {
             return list;
         }
         let us = self.side;
-        let rules = self.rules;
-        let general = self.generals[(!us).index()];
-        let occ = self.occupied();
-        let empty = !occ;
+        let empty = !self.occupied();
         let own = self.by_color[us.index()];
-        let cannons = self.by_kind[PieceKind::Cannon.index()];
-        let lines = Bitboard::rank_mask(general.rank().0) | Bitboard::file_mask(general.file().0);
-        let palace = if rules.palace_diagonals { attacks::palace_of(!us) } else { Bitboard::EMPTY };
-        let (mut between_cannons, mut between_sliders) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        for slider in own & (self.by_kind[PieceKind::Chariot.index()] | cannons) & lines {
-            let between = attacks::between(general, slider);
-            between_sliders |= between;
-            if cannons.has(slider) {
-                between_cannons |= between;
-            }
-        }
-        // Horse and elephant legs all lie within two points of the general.
-        let (file, rank) = (general.file().0, general.rank().0);
-        let (mut near_ranks, mut near_files) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        for r in rank.saturating_sub(2)..=(rank + 2).min(RANKS - 1) {
-            near_ranks |= Bitboard::rank_mask(r);
-        }
-        for f in file.saturating_sub(2)..=(file + 2).min(FILES - 1) {
-            near_files |= Bitboard::file_mask(f);
-        }
-        let leave = between_sliders | (near_ranks & near_files) | palace;
-        let arrive_any = between_cannons | palace;
+        let filter = self.check_filter();
+        let occ = self.occupied();
         let must_break = self.must_break_bikjang();
         for from in own {
             let Some(piece) = self.piece_at(from) else { continue };
             let kind = piece.kind();
-            let reach = match kind {
-                PieceKind::Chariot => attacks::chariot_lines(general, occ, self.rotated),
-                PieceKind::Cannon => lines,
-                PieceKind::Horse => attacks::horse_attackers(general, Bitboard::EMPTY),
-                PieceKind::Elephant => attacks::elephant_reach(general),
-                PieceKind::Soldier => attacks::soldier_attackers(us, general, rules.palace_diagonals),
-                PieceKind::Guard | PieceKind::General => Bitboard::EMPTY,
-            };
-            let wanted = if leave.has(from) { empty } else { empty & (reach | arrive_any) };
+            let wanted = empty & filter.wanted(kind, from);
             if wanted.is_empty() {
                 continue;
             }
@@ -284,6 +261,9 @@ impl Position {
         let exposure = if test_all { Exposure::default() } else { self.exposure() };
 
         let mut emit = |from: Square, targets: Bitboard, kind: PieceKind| {
+            if list.satisfied() {
+                return;
+            }
             if test_all || kind == PieceKind::General || exposure.leaving.has(from) {
                 for to in targets {
                     if self.keeps_general_safe(from, to, kind, must_break) {
@@ -423,12 +403,38 @@ trait MoveSink {
             self.push(Move::new(from, to));
         }
     }
+
+    /// Whether the sink wants no more moves (generation may stop early).
+    #[inline(always)]
+    fn satisfied(&self) -> bool {
+        false
+    }
 }
 
 impl MoveSink for MoveList {
     #[inline(always)]
     fn push(&mut self, m: Move) {
         MoveList::push(self, m);
+    }
+}
+
+/// Notes whether there is any move at all, and asks for no more once there is one.
+struct AnyMove(bool);
+
+impl MoveSink for AnyMove {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 = true;
+    }
+
+    #[inline(always)]
+    fn push_all(&mut self, _: Square, targets: Bitboard) {
+        self.0 |= !targets.is_empty();
+    }
+
+    #[inline(always)]
+    fn satisfied(&self) -> bool {
+        self.0
     }
 }
 

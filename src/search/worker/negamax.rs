@@ -157,6 +157,8 @@ impl Worker<'_> {
         tried.quiets.clear();
         tried.captures.clear();
         let mut n = if tt_first { 1 } else { moves.len() };
+        // Made on the first move pruned: which of the pruned moves could be a check, and so a mate.
+        let mut check_filter = None;
         for i in 0..MAX_MOVES {
             if tt_first && i == 1 {
                 // The hash move did not cut off: the rest are generated, ordered with what its search taught the
@@ -182,7 +184,7 @@ impl Worker<'_> {
                 killer: self.history.killers[ply].contains(&m),
                 history: None,
             };
-            if self.prune_move(&node, eval, &ml, &mut c, best) {
+            if self.prune_move(&node, eval, &ml, &mut c, best) && !self.mates_at_once(m, &mut check_filter) {
                 continue;
             }
             let score = self.search_move(&node, eval, &ml, &c)?;

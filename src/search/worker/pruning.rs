@@ -1,13 +1,14 @@
 //! Pruning: before a node's moves (reverse futility, razoring, the null move, ProbCut, and the internal iterative
 //! reduction of nodes without a hash move), and of each move before it is made (late-move, futility, history and
-//! continuation-history pruning of quiet moves, capture-history pruning, exchange pruning).
+//! continuation-history pruning of quiet moves, capture-history pruning, exchange pruning), except that a move
+//! that mates at once is never pruned.
 
 use super::Worker;
 use super::movepick::MoveScores;
 use super::node::{Candidate, MoveLoop, Node};
 use super::static_eval::StaticEval;
 use super::{from_tt, to_tt};
-use crate::board::Move;
+use crate::board::{CheckFilter, Move};
 use crate::search::params::*;
 use crate::search::tt::Bound;
 use std::ops::ControlFlow::{self, Break, Continue};
@@ -183,6 +184,25 @@ impl Worker<'_> {
         let margin =
             if c.quiet() { self.tuning.see_quiet_margin * depth } else { -self.tuning.see_capture_linear * depth };
         (depth <= 6 || !c.quiet()) && !m.is_pass() && i > 0 && !self.see(m, margin)
+    }
+
+    /// Whether `m` (not yet made) checkmates: a move the pruning would skip is searched after all when it ends
+    /// the game, so that the short mates an analysis looks for are not left to depths where nothing is pruned.
+    /// `filter` (the node's, made here the first time) rules out most moves at once; the exact check test and
+    /// the trial move are left to the few it lets through.
+    pub(super) fn mates_at_once(&mut self, m: Move, filter: &mut Option<CheckFilter>) -> bool {
+        let Some(piece) = self.pos.piece_at(m.from()).filter(|_| !m.is_pass()) else {
+            return false;
+        };
+        let filter = filter.get_or_insert_with(|| self.pos.check_filter());
+        if !filter.may_check(piece.kind(), m) || !self.pos.gives_check(m) {
+            return false;
+        }
+        // The evaluation is not told: the move is taken back at once.
+        self.pos.make_move(m);
+        let mate = !self.pos.has_legal_move();
+        self.pos.unmake_move();
+        mate
     }
 
     /// Whether the quiet move `c` is skipped: late-move, futility, history or continuation-history pruning. Where
