@@ -3,10 +3,9 @@
 //! a mate score from `janggi analyze --depth 8`, with the net and with the classical evaluation, and never a
 //! longer mate than the shortest one there is.
 
+use assert_cmd::Command;
 use serde_json::Value;
-use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_janggi");
 const MATES: &str = "tests/data/mates.tsv";
 
 fn mates() -> Vec<(String, i64)> {
@@ -21,18 +20,14 @@ fn mates() -> Vec<(String, i64)> {
 }
 
 fn analyze(extra: &[&str], fens: &str) -> Vec<Value> {
-    let mut child = Command::new(BIN)
+    let out = Command::cargo_bin("janggi")
+        .unwrap()
         .args(["analyze", "--depth", "8"])
         .args(extra)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(fens.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+        .write_stdin(fens)
+        .assert()
+        .success();
+    String::from_utf8_lossy(&out.get_output().stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
 #[test]

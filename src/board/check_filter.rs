@@ -8,7 +8,7 @@ use super::bitboard::Bitboard;
 use super::moves::Move;
 use super::piece::PieceKind;
 use super::position::Position;
-use super::square::{FILES, SQUARE_COUNT};
+use super::square::{FILES, SQUARE_COUNT, Square};
 
 /// The points that matter for a check of the side not to move, computed once for a position.
 #[derive(Clone, Copy, Debug)]
@@ -32,10 +32,10 @@ impl CheckFilter {
         !m.is_pass() && (self.leave.has(m.from()) || (self.reach[kind.index()] | self.arrive_any).has(m.to()))
     }
 
-    /// The points a piece of kind `kind` standing on a point of `leave` is not limited to: where it could check
-    /// from, or anywhere when leaving its point could already check.
+    /// Where a piece of kind `kind` on `from` could go and give check: anywhere when leaving `from` could
+    /// uncover a check, else the points it checks from and those where it becomes a screen.
     #[inline(always)]
-    pub(super) fn wanted(&self, kind: PieceKind, from: super::square::Square) -> Bitboard {
+    pub(super) fn wanted(&self, kind: PieceKind, from: Square) -> Bitboard {
         if self.leave.has(from) { Bitboard::FULL } else { self.reach[kind.index()] | self.arrive_any }
     }
 }

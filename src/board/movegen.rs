@@ -136,10 +136,10 @@ impl Position {
             return list;
         }
         let us = self.side;
-        let empty = !self.occupied();
+        let occ = self.occupied();
+        let empty = !occ;
         let own = self.by_color[us.index()];
         let filter = self.check_filter();
-        let occ = self.occupied();
         let must_break = self.must_break_bikjang();
         for from in own {
             let Some(piece) = self.piece_at(from) else { continue };

@@ -191,7 +191,8 @@ impl Worker<'_> {
     /// `filter` (the node's, made here the first time) rules out most moves at once; the exact check test and
     /// the trial move are left to the few it lets through.
     pub(super) fn mates_at_once(&mut self, m: Move, filter: &mut Option<CheckFilter>) -> bool {
-        let Some(piece) = self.pos.piece_at(m.from()).filter(|_| !m.is_pass()) else {
+        // A pass starts on the general: `may_check` turns it away.
+        let Some(piece) = self.pos.piece_at(m.from()) else {
             return false;
         };
         let filter = filter.get_or_insert_with(|| self.pos.check_filter());
