@@ -15,7 +15,7 @@ started with `--tune`, so search parameters may be given as options too.
 
     python3 tools/game_nodes.py --pgn match.pgn --depth 13
     python3 tools/game_nodes.py --pgn match.pgn --depth 13 --engine fairy-stockfish UCI_Variant=janggi \\
-        EvalFile=nets/janggi-a833bf032b6f.nnue
+        EvalFile=nets/janggi-48945287b44b.nnue
 """
 import argparse
 import pathlib

@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 /// The file name, given once so that the embedded path and the announced name cannot drift apart.
 macro_rules! default_net_file {
     () => {
-        "janggi-a833bf032b6f.nnue"
+        "janggi-48945287b44b.nnue"
     };
 }
 
