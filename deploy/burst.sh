@@ -12,14 +12,14 @@
 # a burst stopped early keeps every finished game. Copy the files into a generation's data folder
 # (tools/net_next.py --dir RUN: RUN/data/) or train on them directly; use a new SEED for every burst.
 #
-# Environment: OUT (default burst), SECONDS_OF_DATA (default 480), SEED (default: the time), NODES (default 5000),
+# Environment: OUT (default burst), SECONDS_OF_DATA (default 480), SEED (default: the time), NODES (default 1000),
 # FILES (default 4), THREADS (default: every core), JANGGI, NET (a net file to play with instead of the embedded
 # default: a generation's parent; files for a tools/net_next.py run must come from its parent and its --nodes).
 set -euo pipefail
 OUT=${OUT:-burst}
 SECONDS_OF_DATA=${SECONDS_OF_DATA:-480}
 SEED=${SEED:-$(date +%s)}
-NODES=${NODES:-5000}
+NODES=${NODES:-1000}
 FILES=${FILES:-4}
 THREADS=${THREADS:-$(nproc)}
 NET_ARGS=()

@@ -15,7 +15,7 @@ started with `--tune`, so search parameters may be given as options too.
 
     python3 tools/game_nodes.py --pgn match.pgn --depth 13
     python3 tools/game_nodes.py --pgn match.pgn --depth 13 --engine fairy-stockfish UCI_Variant=janggi \\
-        EvalFile=nets/janggi-48945287b44b.nnue
+        EvalFile=nets/janggi-805160284124.nnue
 """
 import argparse
 import pathlib

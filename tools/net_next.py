@@ -51,11 +51,11 @@ SPRT_BATCH = 20
 
 # The settings of a run, their defaults, and what each does. The first call writes them to run.json.
 SETTINGS = {
-    "nodes": (5000, int, "nodes searched per move in the self-play games (the labels' quality)"),
+    "nodes": (1000, int, "nodes searched per move in the self-play games (fewer: more positions, shallower labels)"),
     "positions": (2_000_000, int, "positions of data the run aims for, all shards together"),
     "random_plies": (8, int, "random plies at the start of each self-play game"),
     "lambda_": (1.0, float, "weight of the search score in the training target (the game result has the rest)"),
-    "epochs": (3, int, "passes over the data"),
+    "epochs": (1, int, "passes over the data"),
     "lr": (3e-4, float, "Adam's learning rate at the start"),
     "lr_drop_every": (2, int, "multiply the rate by --lr-gamma every this many epochs"),
     "lr_gamma": (0.3, float, "the rate's factor at each drop"),

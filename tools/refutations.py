@@ -27,7 +27,7 @@ error`) is skipped with a message.
 
     python3 tools/refutations.py extract a.pgn b.pgn > set.jsonl
     python3 tools/refutations.py confirm set.jsonl --engine fairy-stockfish --movetime 1000 UCI_Variant=janggi \\
-        EvalFile=nets/janggi-48945287b44b.nnue "Use NNUE=true" > confirmed.jsonl
+        EvalFile=nets/janggi-805160284124.nnue "Use NNUE=true" > confirmed.jsonl
     python3 tools/refutations.py solve confirmed.jsonl --engine target/release/janggi --nodes 1000000
     python3 tools/refutations.py repeat confirmed.jsonl --engine target/release/janggi --movetime 300 rfp_margin=120
 """

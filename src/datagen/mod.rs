@@ -28,8 +28,9 @@ use std::time::{Duration, Instant};
 pub mod defaults {
     /// Random plies at the start: with 25 setups, 8 random plies make nearly every game's opening unique.
     pub const RANDOM_PLIES: usize = 8;
-    /// Nodes per move when neither --nodes nor --depth is given.
-    pub const NODES: u64 = 5000;
+    /// Nodes per move when neither --nodes nor --depth is given: at equal CPU time, five times the positions of
+    /// 5,000 nodes made the better net (docs/nets.md, experiment (a)).
+    pub const NODES: u64 = 1000;
     /// Positions with a larger score are decided; they teach a net little and their scores are the least exact.
     pub const SCORE_LIMIT: i32 = 3000;
     /// A game ends once one side stays this far ahead...

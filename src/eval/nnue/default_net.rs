@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 /// The file name, given once so that the embedded path and the announced name cannot drift apart.
 macro_rules! default_net_file {
     () => {
-        "janggi-48945287b44b.nnue"
+        "janggi-805160284124.nnue"
     };
 }
 
