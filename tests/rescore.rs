@@ -2,6 +2,8 @@
 //! positions and results, takes the engine's scores (the same bytes however many engines share the work), and a
 //! file that is not datagen data is refused with the reader's error.
 
+mod batch;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -38,7 +40,7 @@ fn records(file: &Path) -> Vec<(String, i32, String)> {
 
 #[test]
 fn rescored_positions_keep_their_results_and_take_the_deeper_scores() {
-    let dir = tempfile_dir("rescore");
+    let dir = batch::workdir("rescore", "keeps");
     let data = dir.join("games.bin");
     let path = data.to_str().unwrap();
     let made = janggi(&["datagen", "--games", "2", "--nodes", "300", "--threads", "1", "--seed", "7", "--out", path]);
@@ -68,18 +70,11 @@ fn rescored_positions_keep_their_results_and_take_the_deeper_scores() {
 
 #[test]
 fn a_file_that_is_not_datagen_data_is_refused() {
-    let dir = tempfile_dir("rescore-bad");
+    let dir = batch::workdir("rescore", "refused");
     let bad = dir.join("bad.bin");
     std::fs::write(&bad, b"not a datagen file at all, just text").unwrap();
     let out = rescore(&bad, &dir.join("out.bin"), "100", "1");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.bin"), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(!dir.join("out.bin").exists());
-}
-
-fn tempfile_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("janggi-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }

@@ -2,9 +2,9 @@
 """Rescore a datagen file with a deeper search: the same positions and game results, each score replaced by our
 engine's score after `go nodes N`.
 
-A held-out set labelled deeper than any training data is a fair judge of nets whose data were labelled at
-different depths (docs/nets.md, experiment (a)): each net is scored against what a longer search of the same
-positions says, not against labels of its own kind. Each position is searched from a fresh game (`ucinewgame`,
+A held-out set labelled deeper than any training data compares nets whose data were labelled at different depths
+(docs/nets.md, experiment (a)) against what a longer search of the same positions says; it still favours nets
+trained on its labeller's own scores, so only a match ranks nets trained on different data. Each position is searched from a fresh game (`ucinewgame`,
 one thread, 16 MB of hash), so the same file, net and node count give the same bytes. A position whose score is a
 mate or lies beyond `--score-limit` is dropped, as datagen drops it.
 
@@ -17,23 +17,19 @@ import sys
 import tempfile
 import threading
 
-from nnue_speed import search_lines, start_with
+from nnue_speed import finished_iterations, search_lines, start_with
 
 
 def final_score(lines):
-    """The centipawn score of the last exact report in an engine's `lines` (None for a mate or no report)."""
-    score = None
-    for line in lines:
-        words = line.split()
-        if words[:1] != ["info"] or "score" not in words or "lowerbound" in words or "upperbound" in words:
-            continue
-        i = words.index("score")
-        score = int(words[i + 2]) if words[i + 1] == "cp" else None
-    return score
+    """The centipawn score of the last finished iteration in an engine's `lines` (None for a mate or none)."""
+    done = finished_iterations(lines)
+    words = done[-1][4].split() if done else []
+    i = words.index("score") if "score" in words else -1
+    return int(words[i + 2]) if i >= 0 and words[i + 1] == "cp" else None
 
 
 def rescore(binary, net, nodes, lines, first, step, out):
-    """Rescore `lines[first::step]` into `out` (index → new line or None) with one engine."""
+    """Search `lines[first::step]` with one engine, into `out[i]` as (new score or None, the line's fields)."""
     options = [("Threads", "1"), ("Hash", "16")] + ([("EvalFile", str(net))] if net else [])
     engine = start_with(binary, options)
     variant = "janggi"
