@@ -244,17 +244,27 @@ fn errors_stop_the_match_before_any_game() {
     let extra = format!(
         "[[engine]]\nname = \"xiangqi\"\n{}\n[[engine]]\nname = \"modern-only\"\ncommand = \"{BIN}\"\nvariants = \
          [\"janggimodern\"]\n[[engine]]\nname = \"missing\"\ncommand = \"./no/such/engine\"\n[[engine]]\nname = \
-         \"no-net\"\ncommand = \"{BIN}\"\n[engine.options]\nEvalFile = \"no/such/janggi-net.nnue\"\n",
-        fake("novariant", 1)
+         \"no-net\"\ncommand = \"{BIN}\"\n[engine.options]\nEvalFile = \"no/such/janggi-net.nnue\"\n[[engine]]\nname = \
+         \"classical\"\n{}[engine.options]\nEvalFile = \"{}\"\n",
+        fake("novariant", 1),
+        fake("classical", 1),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("nets").join(janggi::eval::nnue::DEFAULT_NET_NAME).display()
     );
     config(&dir, &extra);
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["--engines", "janggi,xiangqi"], "cannot play janggi: its UCI_Variant option lists xiangqi"),
         // An engine that answers an option with an error would play as it was before the option.
         (
             &["--engines", "janggi,no-net"],
             "engine 'no-net' refused its configuration: info string error: option 'EvalFile': cannot read net file \
              no/such/janggi-net.nnue",
+        ),
+        // An engine that takes a net without a word and plays without it (Fairy-Stockfish, when the file's name
+        // does not start with janggi) would be measured with the wrong evaluation.
+        (
+            &["--engines", "janggi,classical"],
+            "but plays without it ('info string classical evaluation enabled'); Fairy-Stockfish loads a Janggi net \
+             only from a file whose name starts with 'janggi'",
         ),
         (&["--engines", "janggi,modern-only"], "does not play janggi"),
         (&["--engines", "janggi,missing"], "cannot start"),

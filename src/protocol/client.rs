@@ -4,7 +4,7 @@
 
 use crate::board::{Move, Rules};
 use crate::protocol::Dialect;
-use crate::protocol::command::{Command, Go};
+use crate::protocol::command::{Command, Go, StartPosition};
 use crate::protocol::message::{Info, Message, OptionKind, OptionSpec, parse_message};
 use crate::untrusted::{LineRead, read_line_capped, shorten};
 use log::{debug, warn};
@@ -286,9 +286,40 @@ impl EngineProcess {
         // An option the engine refused (a net it could not read, say) would leave it playing with something
         // else than the configuration says: the match would measure the wrong engine, so it stops here.
         let refused = self.ready_collecting(READY_TIMEOUT, is_error_report).map_err(fail)?;
-        match refused.first() {
-            Some(line) => Err(format!("engine '{name}' refused its configuration: {line}")),
-            None => Ok(()),
+        if let Some(line) = refused.first() {
+            return Err(format!("engine '{name}' refused its configuration: {line}"));
+        }
+        // Fairy-Stockfish accepts any `EvalFile` without a word, yet reads a Janggi net only from a file whose
+        // name starts with `janggi`; otherwise it plays its classical evaluation and says so only when it
+        // searches. A one-ply search shows which evaluation the engine will play with.
+        let net_wanted = spec.options.iter().any(|(o, _)| same_option(o, "EvalFile"))
+            && !spec.options.iter().any(|(o, v)| same_option(o, "Use NNUE") && v.eq_ignore_ascii_case("false"));
+        if net_wanted && let Some(line) = self.classical_report().map_err(fail)? {
+            let net = spec.options.iter().find(|(o, _)| same_option(o, "EvalFile")).map_or("", |(_, v)| v.as_str());
+            return Err(format!(
+                "engine '{name}' was given EvalFile = {net} but plays without it ('{line}'); Fairy-Stockfish \
+                 loads a Janggi net only from a file whose name starts with 'janggi'"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Searches the start position one ply deep and returns the engine's report of a classical evaluation
+    /// (`info string classical evaluation enabled`), if it made one.
+    fn classical_report(&mut self) -> Result<Option<String>, Failure> {
+        self.send(&Command::Position { start: StartPosition::Startpos, moves: Vec::new() })?;
+        self.send(&Command::Go(Go { depth: Some(1), ..Go::default() }))?;
+        let deadline = Instant::now() + READY_TIMEOUT;
+        let mut report = None;
+        loop {
+            let (line, _) = self.next_line(deadline, None)?;
+            if line.split_ascii_whitespace().next() == Some("bestmove") {
+                return Ok(report);
+            }
+            let text = line.trim_start().strip_prefix("info string ").unwrap_or("");
+            if report.is_none() && text.to_ascii_lowercase().contains("classical evaluation enabled") {
+                report = Some(line.trim().to_string());
+            }
         }
     }
 
