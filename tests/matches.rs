@@ -239,6 +239,23 @@ fn sprt_stops_the_match_when_decided() {
 }
 
 #[test]
+fn an_engine_asked_for_its_classical_evaluation_plays_with_it() {
+    // The check that stops an engine playing without its net leaves alone one told to play without a net.
+    let dir = workdir("classical-asked");
+    let extra = format!(
+        "[[engine]]\nname = \"empty-net\"\n{}[engine.options]\nEvalFile = \"\"\n[[engine]]\nname = \"nnue-off\"\n{}\
+         [engine.options]\nEvalFile = \"{}\"\n\"Use NNUE\" = false\n",
+        fake("classical", 1),
+        fake("classical", 1),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("nets").join(janggi::eval::nnue::DEFAULT_NET_NAME).display()
+    );
+    config(&dir, &extra);
+    let out = run(&dir, &["--engines", "empty-net,nnue-off", "--games", "2", "--depth", "1", "--pgn", "c.pgn"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(games(&dir.join("c.pgn")).len(), 2);
+}
+
+#[test]
 fn errors_stop_the_match_before_any_game() {
     let dir = workdir("errors");
     let extra = format!(

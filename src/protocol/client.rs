@@ -292,10 +292,12 @@ impl EngineProcess {
         // Fairy-Stockfish accepts any `EvalFile` without a word, yet reads a Janggi net only from a file whose
         // name starts with `janggi`; otherwise it plays its classical evaluation and says so only when it
         // searches. A one-ply search shows which evaluation the engine will play with.
-        let net_wanted = spec.options.iter().any(|(o, _)| same_option(o, "EvalFile"))
+        // An empty `EvalFile` (or `<empty>`) and `Use NNUE = false` ask for the classical evaluation.
+        let net = spec.options.iter().rev().find(|(o, _)| same_option(o, "EvalFile")).map(|(_, v)| v.trim());
+        let net_wanted = net.is_some_and(|n| !n.is_empty() && n != "<empty>")
             && !spec.options.iter().any(|(o, v)| same_option(o, "Use NNUE") && v.eq_ignore_ascii_case("false"));
         if net_wanted && let Some(line) = self.classical_report().map_err(fail)? {
-            let net = spec.options.iter().find(|(o, _)| same_option(o, "EvalFile")).map_or("", |(_, v)| v.as_str());
+            let net = net.unwrap_or_default();
             return Err(format!(
                 "engine '{name}' was given EvalFile = {net} but plays without it ('{line}'); Fairy-Stockfish \
                  loads a Janggi net only from a file whose name starts with 'janggi'"
