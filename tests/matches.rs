@@ -22,6 +22,11 @@ fn fake(mode: &str, n: u32) -> String {
     format!("command = \"python3\"\nargs = [\"{}\", \"{mode}\", \"{n}\", \"{BIN}\"]\n", script.display())
 }
 
+/// The default net as committed: a net our engine loads, for engines configured with an `EvalFile`.
+fn shipped_net() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("nets").join(janggi::eval::nnue::DEFAULT_NET_NAME)
+}
+
 /// A config with our engine twice (full strength and Skill Level 10) plus any extra entries.
 fn config(dir: &Path, extra: &str) -> PathBuf {
     let text = format!(
@@ -247,7 +252,7 @@ fn an_engine_asked_for_its_classical_evaluation_plays_with_it() {
          [engine.options]\nEvalFile = \"{}\"\n\"Use NNUE\" = false\n",
         fake("classical", 1),
         fake("classical", 1),
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("nets").join(janggi::eval::nnue::DEFAULT_NET_NAME).display()
+        shipped_net().display()
     );
     config(&dir, &extra);
     let out = run(&dir, &["--engines", "empty-net,nnue-off", "--games", "2", "--depth", "1", "--pgn", "c.pgn"]);
@@ -265,7 +270,7 @@ fn errors_stop_the_match_before_any_game() {
          \"classical\"\n{}[engine.options]\nEvalFile = \"{}\"\n",
         fake("novariant", 1),
         fake("classical", 1),
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("nets").join(janggi::eval::nnue::DEFAULT_NET_NAME).display()
+        shipped_net().display()
     );
     config(&dir, &extra);
     let cases: [(&[&str], &str); 8] = [

@@ -291,8 +291,8 @@ impl EngineProcess {
         }
         // Fairy-Stockfish accepts any `EvalFile` without a word, yet reads a Janggi net only from a file whose
         // name starts with `janggi`; otherwise it plays its classical evaluation and says so only when it
-        // searches. A one-ply search shows which evaluation the engine will play with.
-        // An empty `EvalFile` (or `<empty>`) and `Use NNUE = false` ask for the classical evaluation.
+        // searches. A one-ply search shows which evaluation the engine will play with. (An empty `EvalFile`, or
+        // `<empty>`, and `Use NNUE = false` ask for the classical evaluation: nothing to check.)
         let net = spec.options.iter().rev().find(|(o, _)| same_option(o, "EvalFile")).map(|(_, v)| v.trim());
         let net_wanted = net.is_some_and(|n| !n.is_empty() && n != "<empty>")
             && !spec.options.iter().any(|(o, v)| same_option(o, "Use NNUE") && v.eq_ignore_ascii_case("false"));
